@@ -1,0 +1,81 @@
+/// A pattern over action types: exact (`gps/fix`), a whole domain (`gps/*`) or everything (`*`).
+///
+/// Action types are lower-case `domain/event` names; ``init(_:)`` rejects anything else so a
+/// typo in a config file is reported instead of silently matching nothing.
+public struct TypePattern: Sendable, Hashable, CustomStringConvertible {
+    private enum Form: Sendable, Hashable {
+        case everything
+        case domain(String)
+        case exact(String)
+    }
+
+    private let form: Form
+
+    /// Matches every action.
+    public static let all = TypePattern(form: .everything)
+
+    private init(form: Form) {
+        self.form = form
+    }
+
+    /// Parses `*`, `domain/*` or an exact `domain/event`; `nil` when the text is none of them.
+    public init?(_ text: String) {
+        if text == "*" {
+            form = .everything
+        } else if text.hasSuffix("/*") {
+            let domain = String(text.dropLast(2))
+            guard ActionType.isValidSegment(domain) else { return nil }
+            form = .domain(domain)
+        } else {
+            guard ActionType.isValid(text) else { return nil }
+            form = .exact(text)
+        }
+    }
+
+    /// Whether `type` is matched by this pattern.
+    public func matches(_ type: String) -> Bool {
+        switch form {
+        case .everything:
+            return true
+        case .exact(let exact):
+            return type == exact
+        case .domain(let domain):
+            let utf8 = type.utf8
+            return utf8.count > domain.utf8.count
+                && type.hasPrefix(domain)
+                && utf8[utf8.index(utf8.startIndex, offsetBy: domain.utf8.count)] == UInt8(ascii: "/")
+        }
+    }
+
+    /// The pattern as written: `*`, `gps/*` or `gps/fix`.
+    public var description: String {
+        switch form {
+        case .everything: return "*"
+        case .domain(let domain): return domain + "/*"
+        case .exact(let exact): return exact
+        }
+    }
+}
+
+/// Rules for action type names.
+public enum ActionType {
+    /// Whether `type` is a valid action type: `domain/event`, possibly with further `/` segments,
+    /// each segment made of lower-case letters, digits, `-`, `_` and `.`, starting with a letter
+    /// or digit.
+    public static func isValid(_ type: String) -> Bool {
+        let segments = type.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count >= 2 && segments.allSatisfy { isValidSegment(Substring($0)) }
+    }
+
+    static func isValidSegment<S: StringProtocol>(_ segment: S) -> Bool {
+        guard let first = segment.utf8.first, isLowerAlphanumeric(first) else { return false }
+        return segment.utf8.allSatisfy { byte in
+            isLowerAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+}

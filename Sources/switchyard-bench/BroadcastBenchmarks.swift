@@ -1,0 +1,7 @@
+import Switchyard
+import SwitchyardStreams
+
+/// The `broadcast` benchmark cases.
+func broadcastBenchmarks() -> [BenchmarkCase] {
+    []
+}

@@ -1,0 +1,7 @@
+import Switchyard
+import SwitchyardStreams
+
+/// The `bus` benchmark cases.
+func busBenchmarks() -> [BenchmarkCase] {
+    []
+}

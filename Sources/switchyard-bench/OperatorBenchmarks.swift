@@ -1,0 +1,7 @@
+import Switchyard
+import SwitchyardStreams
+
+/// The `operator` benchmark cases.
+func operatorBenchmarks() -> [BenchmarkCase] {
+    []
+}

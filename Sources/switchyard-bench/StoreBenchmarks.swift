@@ -1,0 +1,7 @@
+import Switchyard
+import SwitchyardStreams
+
+/// The `store` benchmark cases.
+func storeBenchmarks() -> [BenchmarkCase] {
+    []
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// ISO 8601 timestamps in UTC with milliseconds (`2026-11-22T09:30:00.125Z`), written by hand
+/// because the logger formats one per action and Foundation's formatters are slow on Linux.
+public enum Timestamp {
+    /// Formats `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    public static func iso8601(_ date: Date) -> String {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000)
+        let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var text = ""
+        text.reserveCapacity(24)
+        append(&text, Int(parts.tm_year) + 1900, width: 4)
+        text += "-"
+        append(&text, Int(parts.tm_mon) + 1, width: 2)
+        text += "-"
+        append(&text, Int(parts.tm_mday), width: 2)
+        text += "T"
+        append(&text, Int(parts.tm_hour), width: 2)
+        text += ":"
+        append(&text, Int(parts.tm_min), width: 2)
+        text += ":"
+        append(&text, Int(parts.tm_sec), width: 2)
+        text += "."
+        append(&text, milliseconds, width: 3)
+        text += "Z"
+        return text
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
+    public static func parseISO8601(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20 else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<start + count] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
+            let day = number(8, 2), bytes[10] == 84 || bytes[10] == 116, let hour = number(11, 2),
+            bytes[13] == 58, let minute = number(14, 2), bytes[16] == 58, let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == 46 {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offsetSeconds = 0
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case 90, 122:
+            index += 1
+        case 43, 45:
+            guard let offsetHours = number(index + 1, 2), bytes.count > index + 3, bytes[index + 3] == 58,
+                let offsetMinutes = number(index + 4, 2)
+            else { return nil }
+            offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[index] == 45 ? -1 : 1)
+            index += 6
+        default:
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
+    }
+
+    private static func append(_ text: inout String, _ value: Int, width: Int) {
+        let digits = String(value)
+        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+        text += digits
+    }
+}

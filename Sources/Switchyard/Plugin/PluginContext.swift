@@ -1,0 +1,76 @@
+import SwitchyardStreams
+
+/// What a running plugin sees of the bus: its actions, the state, a way to emit actions, a
+/// clock and a log.
+///
+/// Actions a plugin emits get its name as their `source`. A context is cheap to copy and safe
+/// to use from any task the plugin starts.
+public struct PluginContext: Sendable {
+    /// The plugin's name from the config file; emitted action types usually start with it.
+    public let name: String
+    /// The actions matching the plugin's ``Plugin/subscription``, registered before any plugin
+    /// started; empty when the plugin has no subscription.
+    public let actions: PluginActions
+    /// The clock the bus runs on; tests drive it by hand.
+    public let clock: any Clock<Duration>
+    /// Lines on the bus log (stderr), prefixed with the plugin's name.
+    public let log: PluginLog
+
+    let core: BusCore
+    let readinessSignal: @Sendable () -> Void
+
+    init(name: String, actions: PluginActions, core: BusCore, readinessSignal: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.actions = actions
+        self.clock = core.clock
+        self.log = PluginLog(name: name, sink: core.log)
+        self.core = core
+        self.readinessSignal = readinessSignal
+    }
+
+    /// The whole bus state as of the last reduced action.
+    public var state: JSON { core.store.currentState }
+
+    /// This plugin's slice, `state.NAME`; `null` when it keeps none.
+    public var slice: JSON { core.store.currentState[name] ?? .null }
+
+    /// Subscribes to more actions, live from this call on (nothing earlier is replayed).
+    public func subscribe(_ subscription: ActionSubscription) -> PluginActions {
+        core.subscribe(subscription)
+    }
+
+    /// Enqueues an action without waiting; `false` when the bus inbox is full or `type` is not
+    /// a valid `domain/event` type (the log says which).
+    @discardableResult
+    public func send(_ type: String, payload: JSON = .null, cause: UInt64? = nil) -> Bool {
+        guard let action = makeAction(type, payload: payload, cause: cause) else { return false }
+        return core.store.send(action)
+    }
+
+    /// Enqueues an action, waiting for room in the inbox, and returns once it has been reduced;
+    /// returns at once, without the action, when `type` is invalid or the task is cancelled
+    /// while waiting for room.
+    public func dispatch(_ type: String, payload: JSON = .null, cause: UInt64? = nil) async {
+        guard let action = makeAction(type, payload: payload, cause: cause) else { return }
+        await core.store.dispatch(action)
+    }
+
+    /// Reports the plugin ready, for plugins whose ``Plugin/readiness`` is
+    /// ``PluginReadiness/signalled(timeout:)``; later calls do nothing.
+    public func ready() {
+        readinessSignal()
+    }
+
+    /// Sleeps on the bus clock; throws `CancellationError` when the task is cancelled.
+    public func sleep(for duration: Duration) async throws {
+        try await clock.sleep(for: duration)
+    }
+
+    private func makeAction(_ type: String, payload: JSON, cause: UInt64?) -> BusAction? {
+        guard ActionType.isValid(type) else {
+            log.error("not emitted: \"\(type)\" is not a valid action type (lower-case domain/event)")
+            return nil
+        }
+        return BusAction(type: type, payload: payload, source: name, cause: cause)
+    }
+}

@@ -17,8 +17,16 @@ let package = Package(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
         ),
+        .target(name: "GPSDPlugin", dependencies: ["Switchyard"], path: "Plugins/GPSD"),
+        .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        .testTarget(
+            name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin"],
+            path: "Tests/GPSDPluginTests"),
+        .testTarget(
+            name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin"],
+            path: "Tests/LocationEmitterPluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// A real gpsd for one test: fed with a capture by `gpsfake`, or bare with no device.
+///
+/// Each instance gets a free TCP port and a temporary directory (its `TMPDIR`, where gpsfake
+/// puts its control socket and the log). The process runs in a process group of its own so
+/// ``stop()`` can SIGKILL gpsfake and the gpsd it started by that group's id — gpsfake ignores
+/// SIGTERM — then removes the directory and gpsd's shared-memory segment for that port.
+final class GPSDProcess: Sendable {
+    /// Why a gpsd could not be started.
+    struct StartError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let gpsfake = "/usr/bin/gpsfake"
+    static let gpsd = "/usr/sbin/gpsd"
+    /// Debian's Python: the one with the `gps` module gpsfake imports.
+    static let python = "/usr/bin/python3"
+
+    /// Whether gpsd and gpsfake are installed.
+    static var isInstalled: Bool {
+        [gpsfake, gpsd, python].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether tests that need gpsd run: when it is installed, and always under CI (where a
+    /// missing gpsd must fail, not skip).
+    static var testsEnabled: Bool {
+        isInstalled || ProcessInfo.processInfo.environment["CI"] != nil
+    }
+
+    /// The message for a skipped test.
+    static let missingMessage = "needs gpsd and gpsfake: install the Debian packages gpsd gpsd-clients"
+
+    /// The TCP port gpsd listens on.
+    let port: Int
+    /// The temporary directory holding gpsfake's socket and the process log.
+    let directory: String
+    private let processGroup: pid_t
+    private let stopped = Mutex(false)
+
+    private init(port: Int, directory: String, processGroup: pid_t) {
+        self.port = port
+        self.directory = directory
+        self.processGroup = processGroup
+    }
+
+    /// Starts gpsfake playing `capture` (a path) on `port` (a free one when `nil`), one
+    /// sentence per `cycle` seconds; `once` plays it a single time, otherwise it loops.
+    /// gpsd is started with `-n` so it opens the fake device at once instead of when the first
+    /// client watches, which loses fewer of the first sentences.
+    static func gpsfake(capture: String, cycle: Double, once: Bool, port: Int? = nil) throws -> GPSDProcess {
+        let port = try port ?? freePort()
+        var arguments = [python, gpsfake, "-q", "-P", String(port), "-c", String(cycle), "-o=-n"]
+        if once { arguments.append("-1") }
+        arguments.append(capture)
+        return try spawn(arguments, port: port, environment: [:])
+    }
+
+    /// Starts a bare gpsd with no device on a free port.
+    static func bare() throws -> GPSDProcess {
+        let port = try freePort()
+        return try spawn(
+            [gpsd, "-N", "-n", "-S", String(port)], port: port,
+            environment: ["GPSD_SHM_KEY": sharedMemoryKeyText(port: port)])
+    }
+
+    /// The process output so far, for failure messages.
+    var log: String {
+        (try? String(contentsOfFile: directory + "/process.log", encoding: .utf8)) ?? ""
+    }
+
+    /// Kills gpsfake and gpsd with SIGKILL, waits for gpsfake, and removes the temporary
+    /// directory and the port's shared memory. Safe to call more than once.
+    func stop() {
+        let alreadyStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !alreadyStopped else { return }
+        kill(-processGroup, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(processGroup, &status, 0) < 0 && errno == EINTR {}
+        GPSDSharedMemory.remove(key: Self.sharedMemoryKey(port: port))
+        GPSDSharedMemory.removeTimeSegmentsCreatedByTests()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+
+    /// gpsfake's shared-memory key for a port: `0x4770` followed by the port in hex.
+    private static func sharedMemoryKey(port: Int) -> key_t { key_t(0x4770_0000 | (port & 0xFFFF)) }
+
+    private static func sharedMemoryKeyText(port: Int) -> String {
+        "0x" + String(UInt32(sharedMemoryKey(port: port)), radix: 16)
+    }
+
+    private static func spawn(_ arguments: [String], port: Int, environment: [String: String]) throws -> GPSDProcess {
+        GPSDSharedMemory.recordExistingTimeSegments()
+        var template = Array((FileManager.default.temporaryDirectory.path + "/switchyard-gpsd-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { throw StartError(description: "mkdtemp failed: \(errno)") }
+        let directory = String(cString: created)
+        var variables = ["PATH=/usr/bin:/usr/sbin:/bin:/sbin", "TMPDIR=\(directory)", "LANG=C.UTF-8"]
+        variables += environment.map { "\($0.key)=\($0.value)" }
+        let pid = try ProcessSpawner.spawn(arguments, environment: variables, output: directory + "/process.log")
+        return GPSDProcess(port: port, directory: directory, processGroup: pid)
+    }
+
+    /// A TCP port nothing listens on now: bound to port 0 and released.
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw StartError(description: "socket failed: \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
+            }
+        }
+        guard bound else { throw StartError(description: "bind failed: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

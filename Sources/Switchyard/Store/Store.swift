@@ -100,7 +100,7 @@ public actor Store<State: Sendable, Action: Sendable> {
         self.middlewareTasks = zip(middleware, subscriptions).map { middleware, subscription in
             Task {
                 let emit: @Sendable (Action) async -> Void = { action in
-                    await Self.enqueue(action, into: inbox)
+                    _ = await Self.enqueue(action, into: inbox)
                 }
                 for await (state, action) in subscription {
                     do {

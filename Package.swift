@@ -12,7 +12,9 @@ let package = Package(
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard"]),
+        .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
+        .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
@@ -21,6 +23,8 @@ let package = Package(
         .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        .testTarget(name: "PluginTests", dependencies: ["LoggerPlugin", "TimerPlugin"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
         .testTarget(
             name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin"],
             path: "Tests/GPSDPluginTests"),

@@ -127,6 +127,39 @@ struct BroadcastTests {
         #expect(await other.collect() == [1, 2])
     }
 
+    /// A subscriber keeps receiving in order after subscribers registered before it leave.
+    @Test func subscriberSurvivesEarlierSubscribersLeaving() async {
+        let broadcast = Broadcast<Int>()
+        let first = broadcast.subscribe()
+        let second = broadcast.subscribe()
+        let last = broadcast.subscribe()
+        var iterator = last.makeAsyncIterator()
+        broadcast.send(1)
+        #expect(await iterator.next() == 1)
+        first.cancel()
+        second.cancel()
+        broadcast.send(2)
+        #expect(await iterator.next() == 2)
+        let late = broadcast.subscribe()
+        broadcast.send(3)
+        broadcast.finish()
+        #expect(await iterator.next() == 3)
+        #expect(await iterator.next() == nil)
+        #expect(await late.collect() == [3])
+    }
+
+    /// `cancel` takes effect at the next element, even in the middle of a taken batch.
+    @Test func cancelStopsInTheMiddleOfABatch() async {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe()
+        broadcast.send(contentsOf: 1...5)
+        var iterator = subscription.makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        subscription.cancel()
+        #expect(await iterator.next() == nil)
+        #expect(await iterator.next() == nil)
+    }
+
     /// An iterator of a cancelled task returns nil even with elements buffered.
     @Test func cancelledTaskStopsBeforeBufferedElements() async {
         let broadcast = Broadcast<Int>()

@@ -46,6 +46,7 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
     /// element at once. If the calling task is cancelled while waiting, it stops waiting and the
     /// element is dropped (and counted) for the subscribers still full.
     @inlinable
+    @inline(__always)
     public nonisolated(nonsending) func deliver(_ element: Element) async {
         await storage.deliver(element)
     }

@@ -45,6 +45,18 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         subscribers.firstIndex { $0.id == id }
     }
 
+    /// Finds subscriber `id`, trying `hint` (where it was last time) first and updating it: a
+    /// consumer that scanned every slot would pull all of them away from the producer's cache.
+    @inlinable
+    func index(of id: Int, hint: inout Int) -> Int? {
+        if hint < subscribers.count, subscribers[hint].id == id {
+            return hint
+        }
+        guard let index = index(of: id) else { return nil }
+        hint = index
+        return index
+    }
+
     // MARK: Producing
 
     @inlinable
@@ -63,21 +75,30 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     @inlinable
     mutating func deliver(_ element: Element, wait: Int?, wakeups: inout _Wakeups) -> Int? {
         guard !isFinished else { return wait }
-        var wait = wait
-        for index in subscribers.indices {
-            if _fastPath(!subscribers[index].mustWait) {
-                subscribers[index].offer(element, wakeups: &wakeups)
-            } else {
-                let id = wait ?? beginWait()
-                wait = id
-                subscribers[index].pending.append(_PendingElement(element: element, wait: id))
-                waits[id, default: ProducerWait()].remaining += 1
+        let firstFull: Int? = subscribers.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices where !slots[index].offerUnlessFull(element, wakeups: &wakeups) {
+                return index
             }
+            return nil
         }
-        return wait
+        guard let firstFull else { return wait }
+        return deliver(element, from: firstFull, wait: wait, wakeups: &wakeups)
     }
 
-    @usableFromInline
+    /// The rest of ``deliver(_:wait:wakeups:)`` from the first subscriber that must wait on.
+    @inlinable
+    mutating func deliver(_ element: Element, from firstFull: Int, wait: Int?, wakeups: inout _Wakeups) -> Int {
+        let id = wait ?? beginWait()
+        var queued = 0
+        for index in firstFull..<subscribers.count where !subscribers[index].offerUnlessFull(element, wakeups: &wakeups) {
+            subscribers[index].pending.append(_PendingElement(element: element, wait: id))
+            queued += 1
+        }
+        waits[id, default: ProducerWait()].remaining += queued
+        return id
+    }
+
+    @inlinable
     mutating func beginWait() -> Int {
         let id = nextWaitID
         nextWaitID += 1
@@ -87,7 +108,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
 
     /// Stores a suspended producer's continuation; returns true when it must resume at once
     /// (everything it waited for is buffered, or the wait was cancelled meanwhile).
-    @usableFromInline
+    @inlinable
     mutating func parkProducer(wait id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         guard let wait = waits[id], wait.remaining > 0 else {
             waits[id] = nil
@@ -115,7 +136,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     }
 
     /// Records that one pending element of wait `id` left the wait (buffered or discarded).
-    @usableFromInline
+    @inlinable
     mutating func settlePending(of id: Int, wakeups: inout _Wakeups) {
         guard var wait = waits[id] else { return }
         wait.remaining -= 1
@@ -180,8 +201,13 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     /// Swaps the subscriber's buffered elements into `batch` (which must be empty), then admits
     /// pending elements into the freed buffer.
     @inlinable
-    mutating func take(_ id: Int, into batch: inout _FIFOBuffer<Element>, wakeups: inout _Wakeups) -> TakeOutcome {
-        guard let index = index(of: id) else { return .ended }
+    mutating func take(
+        _ id: Int,
+        hint: inout Int,
+        into batch: inout _FIFOBuffer<Element>,
+        wakeups: inout _Wakeups
+    ) -> TakeOutcome {
+        guard let index = index(of: id, hint: &hint) else { return .ended }
         if subscribers[index].buffer.isEmpty {
             guard isFinished else { return .empty }
             subscribers.remove(at: index)
@@ -194,7 +220,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         return .taken
     }
 
-    @usableFromInline
+    @inlinable
     mutating func admitPending(at index: Int, wakeups: inout _Wakeups) {
         while subscribers[index].buffer.count < subscribers[index].capacity, !subscribers[index].pending.isEmpty {
             let pending = subscribers[index].pending.removeFirst()
@@ -205,9 +231,9 @@ struct _BroadcastState<Element: Sendable>: Sendable {
 
     /// Stores a consumer's continuation; returns true when it must resume at once (elements
     /// arrived, the broadcast finished, or the subscriber is gone).
-    @usableFromInline
-    mutating func parkConsumer(_ id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        guard let index = index(of: id) else { return true }
+    @inlinable
+    mutating func parkConsumer(_ id: Int, hint: inout Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        guard let index = index(of: id, hint: &hint) else { return true }
         guard subscribers[index].buffer.isEmpty, !isFinished else { return true }
         subscribers[index].consumer = continuation
         return false

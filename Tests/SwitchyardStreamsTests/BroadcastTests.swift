@@ -228,6 +228,22 @@ struct BroadcastTests {
         #expect(subscription.bufferedCount == 0)
     }
 
+    /// Two iterators waiting on one subscription at once stop the program with a message
+    /// instead of leaving one of them suspended forever.
+    @Test func twoConcurrentConsumersAreRejected() async {
+        await #expect(processExitsWith: .failure) {
+            let broadcast = Broadcast<Int>()
+            let subscription = broadcast.subscribe()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        for await _ in subscription {}
+                    }
+                }
+            }
+        }
+    }
+
     /// A buffer size below one is rejected with a message instead of creating a useless subscriber.
     @Test func bufferSizeBelowOneIsRejected() async {
         await #expect(processExitsWith: .failure) {

@@ -44,7 +44,8 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
     ///
     /// Does not suspend at all when every subscriber has room. Other subscribers receive the
     /// element at once. If the calling task is cancelled while waiting, it stops waiting and the
-    /// element is dropped (and counted) for the subscribers still full.
+    /// element is dropped (and counted) for the subscribers still full. From inside a subscriber's
+    /// own loop use ``send(_:)``: waiting there for that subscriber's room would wait forever.
     @inlinable
     @inline(__always)
     public nonisolated(nonsending) func deliver(_ element: Element) async {

@@ -235,6 +235,10 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     mutating func parkConsumer(_ id: Int, hint: inout Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         guard let index = index(of: id, hint: &hint) else { return true }
         guard subscribers[index].buffer.isEmpty, !isFinished else { return true }
+        precondition(
+            subscribers[index].consumer == nil,
+            "Broadcast.Subscription: two iterators waited at once; a subscription has a single consumer"
+        )
         subscribers[index].consumer = continuation
         return false
     }

@@ -33,7 +33,7 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
     }
 
     /// Sends `elements` in order, taking the lock once for the whole batch; otherwise like
-    /// ``send(_:)``.
+    /// ``send(_:)``. The sequence is iterated under that lock, so it must not use this broadcast.
     @inlinable
     public func send<S: Sequence>(contentsOf elements: S) where S.Element == Element {
         storage.send(contentsOf: elements)

@@ -4,19 +4,6 @@
 /// them after unlocking. `current` is used by ``CurrentValue`` only.
 @usableFromInline
 struct _BroadcastState<Element: Sendable>: Sendable {
-    /// A suspended `deliver`: how many of its pending elements are not yet buffered.
-    @usableFromInline
-    struct ProducerWait: Sendable {
-        @usableFromInline var remaining: Int
-        @usableFromInline var continuation: UnsafeContinuation<Void, Never>?
-
-        @inlinable
-        init() {
-            remaining = 0
-            continuation = nil
-        }
-    }
-
     /// What a consumer found when it came to take its buffered elements.
     @usableFromInline
     enum TakeOutcome: Sendable {
@@ -96,56 +83,6 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         }
         waits[id, default: ProducerWait()].remaining += queued
         return id
-    }
-
-    @inlinable
-    mutating func beginWait() -> Int {
-        let id = nextWaitID
-        nextWaitID += 1
-        waits[id] = ProducerWait()
-        return id
-    }
-
-    /// Stores a suspended producer's continuation; returns true when it must resume at once
-    /// (everything it waited for is buffered, or the wait was cancelled meanwhile).
-    @inlinable
-    mutating func parkProducer(wait id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        guard let wait = waits[id], wait.remaining > 0 else {
-            waits[id] = nil
-            return true
-        }
-        waits[id]?.continuation = continuation
-        return false
-    }
-
-    /// Abandons a wait: its pending elements are dropped (and counted) for every subscriber.
-    @usableFromInline
-    mutating func cancelWait(_ id: Int, wakeups: inout _Wakeups) {
-        guard let wait = waits.removeValue(forKey: id) else { return }
-        if wait.remaining > 0 {
-            for index in subscribers.indices where !subscribers[index].pending.isEmpty {
-                let removed = subscribers[index].pending.removeAll { $0.wait == id }
-                if removed > 0 {
-                    subscribers[index].status.countDropped(removed)
-                }
-            }
-        }
-        if let continuation = wait.continuation {
-            wakeups.append(continuation)
-        }
-    }
-
-    /// Records that one pending element of wait `id` left the wait (buffered or discarded).
-    @inlinable
-    mutating func settlePending(of id: Int, wakeups: inout _Wakeups) {
-        guard var wait = waits[id] else { return }
-        wait.remaining -= 1
-        if wait.remaining == 0, let continuation = wait.continuation {
-            waits[id] = nil
-            wakeups.append(continuation)
-        } else {
-            waits[id] = wait
-        }
     }
 
     @usableFromInline

@@ -228,6 +228,14 @@ struct BroadcastTests {
         #expect(subscription.bufferedCount == 0)
     }
 
+    /// `deliver` with room everywhere and an iterator with buffered elements never suspend: a job
+    /// queued on the same actor cannot run in between.
+    @Test func fastPathsNeverSuspend() async {
+        let probe = SuspensionProbe()
+        #expect(await probe.deliversAndIteratesWithoutInterleaving() == false)
+        #expect(await probe.yieldInterleaves() == true)
+    }
+
     /// Two iterators waiting on one subscription at once stop the program with a message
     /// instead of leaving one of them suspended forever.
     @Test func twoConcurrentConsumersAreRejected() async {
@@ -252,5 +260,40 @@ struct BroadcastTests {
         await #expect(processExitsWith: .failure) {
             _ = CurrentValue(0).subscribe(bufferSize: -1, overflow: .dropNewest)
         }
+    }
+}
+
+/// Detects whether a job enqueued on this actor ran while the actor awaited something.
+actor SuspensionProbe {
+    private var interleaved = false
+
+    private func mark() {
+        interleaved = true
+    }
+
+    func deliversAndIteratesWithoutInterleaving() async -> Bool {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe(bufferSize: 200)
+        interleaved = false
+        let marker = Task { mark() }
+        for element in 0..<100 {
+            await broadcast.deliver(element)
+        }
+        await broadcast.deliver(contentsOf: Array(100..<200))
+        var iterator = subscription.makeAsyncIterator()
+        for _ in 0..<200 {
+            _ = await iterator.next(isolation: self)
+        }
+        let result = interleaved
+        await marker.value
+        return result
+    }
+
+    /// The control: a real suspension lets the marker run.
+    func yieldInterleaves() async -> Bool {
+        interleaved = false
+        let marker = Task { mark() }
+        await marker.value
+        return interleaved
     }
 }

@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "PluginTests", dependencies: ["LoggerPlugin", "TimerPlugin"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
         .testTarget(
             name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin"],

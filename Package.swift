@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
         .testTarget(
-            name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin"],
+            name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin"],
             path: "Tests/GPSDPluginTests"),
         .testTarget(
             name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin"],

@@ -39,7 +39,7 @@ struct GPSDSessionTests {
             "{\"class\":\"TPV\",\"device\":\"/dev/ttyUSB0\",\"mode\":3,\"lat\":-37.78,\"lon\":175.31}")
         #expect(await harness.recorder.wait { $0.contains { $0.event == "fix" } })
         #expect(connection.sent == ["?WATCH={\"enable\":true,\"json\":true};\n"])
-        #expect(harness.recorder.statuses == ["connecting", "connected"])
+        #expect(harness.recorder.statuses() == ["connecting", "connected"])
         #expect(harness.recorder.payloads("status").last == [
             "status": "connected", "endpoint": "127.0.0.1:2947", "gpsd": "3.22",
         ])
@@ -79,7 +79,7 @@ struct GPSDSessionTests {
         third.push(.connected)
         third.push(lines: devices)
         #expect(await harness.waitForStatuses(6))
-        #expect(harness.recorder.statuses == ["connecting", "disconnected", "connecting", "disconnected", "connecting", "connected"])
+        #expect(harness.recorder.statuses() == ["connecting", "disconnected", "connecting", "disconnected", "connecting", "connected"])
         #expect(third.sent == ["?WATCH={\"enable\":true,\"json\":true};\n"])
         harness.task.cancel()
         await harness.task.value
@@ -102,7 +102,7 @@ struct GPSDSessionTests {
         ])
         connection.push(lines: "{\"class\":\"TPV\",\"mode\":1}")
         #expect(await harness.waitForStatuses(4))
-        #expect(harness.recorder.statuses.last == "connected")
+        #expect(harness.recorder.statuses().last == "connected")
         harness.task.cancel()
         await harness.task.value
     }
@@ -118,7 +118,7 @@ struct GPSDSessionTests {
         #expect(harness.recorder.payloads("log-warning") == [
             "skipped a line of 300000 bytes, over the line-length limit; 1 unusable line(s) so far"
         ])
-        #expect(!harness.recorder.statuses.contains("disconnected"))
+        #expect(!harness.recorder.statuses().contains("disconnected"))
         harness.task.cancel()
         await harness.task.value
     }

@@ -68,7 +68,7 @@ struct GPXTests {
         #expect {
             try ReplayTrack.load(path: "/nonexistent/route.gpx")
         } throws: { error in
-            (error as? ReplayTrack.LoadError)?.description.hasPrefix("cannot read /nonexistent/route.gpx") == true
+            (error as? ReplayTrack.LoadError)?.description == "cannot read /nonexistent/route.gpx: No such file or directory"
         }
     }
 

@@ -44,11 +44,14 @@ struct ReplayTrack: Sendable, Hashable {
     /// - Throws: ``LoadError`` when the file cannot be read, is malformed GPX, or holds no
     ///   position at all.
     static func load(path: String) throws(LoadError) -> ReplayTrack {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw LoadError(description: "cannot read \(path): \((error as NSError).localizedDescription)")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw LoadError(description: "cannot read \(path): it is a directory")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // Foundation's reasons differ between platforms; the system's are short and stable.
+            let reason = access(path, R_OK) == 0 ? "unreadable" : String(cString: strerror(errno))
+            throw LoadError(description: "cannot read \(path): \(reason)")
         }
         let samples: [RecordedSample]
         var skipped: String?

@@ -3,10 +3,13 @@ import Synchronization
 
 /// Collects `(event, payload)` pairs from a session and lets a test wait for a condition.
 final class ActionRecorder: Sendable {
-    /// One emitted action: the event (`fix`, `status`, …) and its payload.
+    /// One emitted action: the event (`fix`, `status`, … or a whole action type on the bus),
+    /// its payload, and on the bus its id and cause.
     struct Record: Sendable, Hashable {
         var event: String
         var payload: JSON
+        var id: UInt64 = 0
+        var cause: UInt64?
     }
 
     private struct Waiter {
@@ -30,15 +33,24 @@ final class ActionRecorder: Sendable {
         records.filter { $0.event == event }.map(\.payload)
     }
 
-    /// The `status` values in order.
-    var statuses: [String] {
-        payloads("status").compactMap { $0["status"]?.stringValue }
+    /// The `status` values of `event` in order.
+    func statuses(_ event: String = "status") -> [String] {
+        payloads(event).compactMap { $0["status"]?.stringValue }
     }
 
     /// Appends a record and wakes waiters whose condition now holds.
     func record(_ event: String, _ payload: JSON) {
+        record(Record(event: event, payload: payload))
+    }
+
+    /// Appends a bus action.
+    func record(_ action: BusAction) {
+        record(Record(event: action.type, payload: action.payload, id: action.id, cause: action.cause))
+    }
+
+    private func record(_ record: Record) {
         let woken = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-            state.records.append(Record(event: event, payload: payload))
+            state.records.append(record)
             let records = state.records
             let ready = state.waiters.filter { $0.value.condition(records) }
             for id in ready.keys { state.waiters[id] = nil }

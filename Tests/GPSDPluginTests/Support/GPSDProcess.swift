@@ -50,22 +50,51 @@ final class GPSDProcess: Sendable {
 
     /// Starts gpsfake playing `capture` (a path) on `port` (a free one when `nil`), one
     /// sentence per `cycle` seconds; `once` plays it a single time, otherwise it loops.
-    /// gpsd is started with `-n` so it opens the fake device at once instead of when the first
-    /// client watches, which loses fewer of the first sentences.
+    /// gpsfake's own `-n` makes gpsd open the fake device at once instead of when the first
+    /// client watches; a client connecting right away then receives every report the `.chk`
+    /// lists. (Passing `-o=-n` instead hands gpsd the characters `-` and `n` as device paths.)
     static func gpsfake(capture: String, cycle: Double, once: Bool, port: Int? = nil) throws -> GPSDProcess {
         let port = try port ?? freePort()
-        var arguments = [python, gpsfake, "-q", "-P", String(port), "-c", String(cycle), "-o=-n"]
+        var arguments = [python, gpsfake, "-q", "-n", "-P", String(port), "-c", String(cycle)]
         if once { arguments.append("-1") }
         arguments.append(capture)
-        return try spawn(arguments, port: port, environment: [:])
+        return try spawn(port: port, environment: [:]) { _ in arguments }
     }
 
-    /// Starts a bare gpsd with no device on a free port.
+    /// Starts a bare gpsd with no device on a free port (with a control socket in its
+    /// directory: gpsd refuses to run with neither a device nor one).
     static func bare() throws -> GPSDProcess {
         let port = try freePort()
-        return try spawn(
-            [gpsd, "-N", "-n", "-S", String(port)], port: port,
-            environment: ["GPSD_SHM_KEY": sharedMemoryKeyText(port: port)])
+        return try spawn(port: port, environment: ["GPSD_SHM_KEY": sharedMemoryKeyText(port: port)]) { directory in
+            [gpsd, "-N", "-n", "-S", String(port), "-F", directory + "/control.sock"]
+        }
+    }
+
+    /// Waits until gpsd accepts connections on its port, so a test's first connection
+    /// attempt succeeds; `false` if it never does within a generous real-time bound.
+    func waitUntilListening() async -> Bool {
+        let port = port
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while ContinuousClock.now < deadline {
+            if Self.accepts(port: port) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    private static func accepts(port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     /// The process output so far, for failure messages.
@@ -84,6 +113,9 @@ final class GPSDProcess: Sendable {
         kill(-processGroup, SIGKILL)
         var status: Int32 = 0
         while waitpid(processGroup, &status, 0) < 0 && errno == EINTR {}
+        // gpsfake's gpsd is a grandchild that cannot be waited for: its detaching from the
+        // port's segment shows it is gone.
+        GPSDSharedMemory.waitUntilDetached(key: Self.sharedMemoryKey(port: port))
         GPSDSharedMemory.remove(key: Self.sharedMemoryKey(port: port))
         GPSDSharedMemory.removeTimeSegmentsCreatedByTests()
         try? FileManager.default.removeItem(atPath: directory)
@@ -98,14 +130,16 @@ final class GPSDProcess: Sendable {
         "0x" + String(UInt32(sharedMemoryKey(port: port)), radix: 16)
     }
 
-    private static func spawn(_ arguments: [String], port: Int, environment: [String: String]) throws -> GPSDProcess {
+    private static func spawn(
+        port: Int, environment: [String: String], arguments: (_ directory: String) -> [String]
+    ) throws -> GPSDProcess {
         GPSDSharedMemory.recordExistingTimeSegments()
         var template = Array((FileManager.default.temporaryDirectory.path + "/switchyard-gpsd-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else { throw StartError(description: "mkdtemp failed: \(errno)") }
         let directory = String(cString: created)
         var variables = ["PATH=/usr/bin:/usr/sbin:/bin:/sbin", "TMPDIR=\(directory)", "LANG=C.UTF-8"]
         variables += environment.map { "\($0.key)=\($0.value)" }
-        let pid = try ProcessSpawner.spawn(arguments, environment: variables, output: directory + "/process.log")
+        let pid = try ProcessSpawner.spawn(arguments(directory), environment: variables, output: directory + "/process.log")
         return GPSDProcess(port: port, directory: directory, processGroup: pid)
     }
 

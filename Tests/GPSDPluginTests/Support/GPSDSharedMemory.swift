@@ -21,6 +21,16 @@ enum GPSDSharedMemory {
         }
     }
 
+    /// Waits (up to three seconds) until no process is attached to the segment with `key`.
+    static func waitUntilDetached(key: key_t) {
+        for _ in 0..<300 {
+            let id = shmget(key, 0, 0)
+            var status = shmid_ds()
+            guard id >= 0, shmctl(id, IPC_STAT, &status) == 0, status.shm_nattch > 0 else { return }
+            usleep(10_000)
+        }
+    }
+
     /// Removes the segment with `key` if it exists and nothing is attached.
     static func remove(key: key_t) {
         let id = shmget(key, 0, 0)

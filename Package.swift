@@ -30,7 +30,7 @@ let package = Package(
             name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin"],
             path: "Tests/GPSDPluginTests"),
         .testTarget(
-            name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin"],
+            name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin"],
             path: "Tests/LocationEmitterPluginTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -60,7 +60,7 @@ struct GPSDSettingsTests {
         (["device": ""], "plugins[0].device: expected a device path, got \"\""),
         (["staleAfter": 0], "plugins[0].staleAfter: expected a number of seconds 0.05-86400, got 0"),
         (["reconnectDelay": 5, "maxReconnectDelay": 1], "plugins[0].maxReconnectDelay: must not be below reconnectDelay (5.0 seconds)"),
-        (["maxLineLength": 100], "plugins[0].maxLineLength: expected an integer 1024-67108864, got 100"),
+        (["maxLineLength": 100], "plugins[0].maxLineLength: expected an integer 1024-16777216, got 100"),
         (["stalleAfter": 3], "plugins[0].stalleAfter: unknown key \"stalleAfter\"; did you mean \"staleAfter\"?"),
     ] as [(JSON, String)])
     func problemsAreReported(settings: JSON, problem: String) {

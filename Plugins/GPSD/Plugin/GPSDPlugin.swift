@@ -18,8 +18,11 @@ import Switchyard
 /// retries with exponential backoff (doubling from `reconnectDelay` up to
 /// `maxReconnectDelay`). `state.NAME` keeps the status, the active devices and the last fix.
 public struct GPSDPlugin: Plugin {
+    /// `gpsd`.
     public static let kind = "gpsd"
+    /// One line for `switchyard plugins`.
     public static let summary = "Reads fixes from gpsd: NAME/fix, NAME/satellites, NAME/device, NAME/status."
+    /// Every setting with its type and default, for `switchyard plugins`.
     public static let settingDescriptions: [SettingDescription] = [
         SettingDescription("host", "host name or address", default: "\"127.0.0.1\"", "gpsd's TCP host."),
         SettingDescription("port", "integer 1-65535", default: "2947", "gpsd's TCP port."),
@@ -30,7 +33,7 @@ public struct GPSDPlugin: Plugin {
         SettingDescription("reconnectDelay", "seconds > 0", default: "0.5", "First delay before reconnecting; doubles."),
         SettingDescription("maxReconnectDelay", "seconds > 0", default: "30", "Cap on the reconnect delay."),
         SettingDescription("connectTimeout", "seconds > 0", default: "5", "How long connecting may take."),
-        SettingDescription("maxLineLength", "bytes", default: "262144", "Longer lines from gpsd are skipped and counted."),
+        SettingDescription("maxLineLength", "bytes", default: "65536", "Longer lines from gpsd are skipped and counted."),
     ]
 
     /// The plugin's name: the domain of its actions.
@@ -73,7 +76,7 @@ public struct GPSDPlugin: Plugin {
             settings.problem("maxReconnectDelay", "must not be below reconnectDelay (\(configuration.reconnectDelay.inSeconds) seconds)")
         }
         configuration.connectTimeout = settings.seconds("connectTimeout", default: .seconds(5), range: 0.05...300)
-        configuration.maximumLineLength = settings.int("maxLineLength", default: 256 * 1024, range: 1_024...(64 << 20))
+        configuration.maximumLineLength = settings.int("maxLineLength", default: 64 * 1024, range: 1_024...(16 << 20))
         return configuration
     }
 

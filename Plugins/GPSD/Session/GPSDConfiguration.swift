@@ -15,10 +15,11 @@ struct GPSDConfiguration: Sendable, Hashable {
     /// How long connecting may take. Default: 5 seconds.
     var connectTimeout = Duration.seconds(5)
     /// The longest line accepted from gpsd, in bytes; longer lines are skipped and counted.
-    /// Default: 256 KiB (gpsd's largest reports are a few KiB).
-    var maximumLineLength = 256 * 1024
-    /// Lines held for a slow bus before the oldest are dropped and counted. Default: 1024.
-    var bufferedLines = 1024
+    /// Default: 64 KiB (gpsd's largest reports, SKY with every satellite in view, are a few KiB).
+    var maximumLineLength = 64 * 1024
+    /// Lines held for a slow bus before the oldest are dropped and counted. Default: 256, so
+    /// the feed never holds more than `bufferedLines × maximumLineLength` bytes.
+    var bufferedLines = 256
 
     /// The watchdog's check period: a fifth of `staleAfter`, so staleness is reported at most
     /// 20% late, and at least 10 ms.

@@ -13,8 +13,11 @@ import Switchyard
 /// point). Intervals run on the bus clock at receipt, never on the positions' own times.
 /// `state.NAME` holds `availability` and the current `location`.
 public struct LocationEmitterPlugin: Plugin {
+    /// `location-emitter`.
     public static let kind = "location-emitter"
+    /// One line for `switchyard plugins`.
     public static let summary = "Turns gpsd fixes, a static position or a replayed NMEA/GPX file into NAME/changed and NAME/availability."
+    /// Every setting with its type and default, for `switchyard plugins`.
     public static let settingDescriptions: [SettingDescription] = [
         SettingDescription(
             "source", "{\"plugin\": NAME} | {\"static\": {\"latitude\", \"longitude\"}} | {\"replay\": PATH, \"speed\", \"loop\"}",

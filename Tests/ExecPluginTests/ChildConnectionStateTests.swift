@@ -86,10 +86,10 @@ struct ChildConnectionStateTests {
         #expect(state.input.counters.discarded == 2)
     }
 
-    /// Nothing wakes the I/O thread once it has finished and closed its wake pipe.
-    @Test func noWakeAfterFinish() {
+    /// Nothing wakes the I/O thread once it is closing its wake pipe.
+    @Test func noWakeAfterRetiringWakePipe() {
         var state = makeState()
-        _ = state.finish(.signalled(signal: 9))
+        state.retireWakePipe()
         #expect(state.requestWake() == false)
         #expect(state.enqueue([1]).wakeIO == false)
     }

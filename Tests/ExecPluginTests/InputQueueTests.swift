@@ -36,14 +36,19 @@ struct InputQueueTests {
         #expect(drain(&queue) == "a\nb\n")
     }
 
-    /// An episode ends when the queue runs empty; the next drop starts a new one.
-    @Test func episodesEndWhenEmpty() {
+    /// An episode ends only when a batch has been written with nothing queued behind it.
+    @Test func episodesEndWhenChildCatchesUp() {
         var queue = InputQueue(capacity: 1, overflow: .dropOldest)
         _ = queue.push(bytes("a"))
         #expect(queue.push(bytes("b")) == .overflowed(startsEpisode: true))
-        _ = queue.takeBatch(maximumBytes: 100)
+        let batch = queue.takeBatch(maximumBytes: 100)
         _ = queue.push(bytes("c"))
-        #expect(queue.push(bytes("d")) == .overflowed(startsEpisode: true))
+        #expect(queue.push(bytes("d")) == .overflowed(startsEpisode: false))
+        queue.recordWritten(lines: batch?.lines ?? 0)
+        _ = queue.takeBatch(maximumBytes: 100)
+        queue.recordWritten(lines: 1)
+        _ = queue.push(bytes("e"))
+        #expect(queue.push(bytes("f")) == .overflowed(startsEpisode: true))
     }
 
     /// Batches join whole lines up to the byte limit but always hold at least one line.

@@ -94,6 +94,11 @@ final class ChildConnection: Sendable {
         state.withLock { $0.input.counters }
     }
 
+    /// The most bytes of the child's output buffered at once so far.
+    var peakBufferedOutputBytes: Int {
+        state.withLock { $0.peakEventBytes }
+    }
+
     /// How the child ended; `nil` while it runs.
     var exitStatus: ChildExitStatus? {
         state.withLock { $0.exitStatus }
@@ -165,8 +170,14 @@ final class ChildConnection: Sendable {
         consumer.resume(returning: event)
     }
 
-    /// Queues the exit event once the I/O thread holds no descriptor but the wake pipe, which
-    /// it closes right after: from here on nobody writes to it.
+    /// Closes the wake pipe once nobody can write to it any more.
+    func retireWakePipe(read: Int32, write: Int32) {
+        state.withLock { $0.retireWakePipe() }
+        close(read)
+        close(write)
+    }
+
+    /// Queues the exit event once the I/O thread has closed every descriptor.
     func finish(_ status: ChildExitStatus) {
         guard let (consumer, event) = state.withLock({ $0.finish(status) }) else { return }
         consumer.resume(returning: event)
@@ -194,8 +205,8 @@ final class ChildConnection: Sendable {
         }
     }
 
-    /// Called only under the state lock after the state agreed, so never after the I/O
-    /// thread closed the pipe.
+    /// Called only under the state lock after the state agreed, so never after the wake pipe
+    /// was retired.
     private func writeWakeByte() {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)

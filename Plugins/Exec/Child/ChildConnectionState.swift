@@ -33,9 +33,10 @@ struct ChildConnectionState: Sendable {
     private var inputCloseRequested = false
     private var ioWaitsForRoom = false
     private var wakePending = false
-    /// Whether the I/O thread has closed every descriptor and queued the exit event.
-    private(set) var isFinished = false
+    private var isWakePipeRetired = false
     private var exitTaken = false
+    /// The most bytes of output buffered at once, to check the bound.
+    private(set) var peakEventBytes = 0
 
     /// Creates the state of a connection to a child just started.
     init(limits: ChildLimits) {
@@ -50,9 +51,9 @@ struct ChildConnectionState: Sendable {
     // MARK: Waking the I/O thread
 
     /// Whether a wake-up byte must be written to reach the I/O thread: not when one is
-    /// already on its way, nor once the thread has finished and closed the wake pipe.
+    /// already on its way, nor once the thread is about to close the wake pipe.
     mutating func requestWake() -> Bool {
-        guard !wakePending, !isFinished else { return false }
+        guard !wakePending, !isWakePipeRetired else { return false }
         wakePending = true
         return true
     }
@@ -128,6 +129,7 @@ struct ChildConnectionState: Sendable {
             events.append(event)
             eventBytes += event.byteCount
         }
+        peakEventBytes = max(peakEventBytes, eventBytes)
         return handOver()
     }
 
@@ -137,10 +139,14 @@ struct ChildConnectionState: Sendable {
         return requestWake()
     }
 
+    /// The I/O thread is about to close the wake pipe: from now on nobody may write to it.
+    mutating func retireWakePipe() {
+        isWakePipeRetired = true
+    }
+
     /// The I/O thread is done: every descriptor is closed and the exit event follows the
     /// buffered ones. Returns the consumer to resume, if one waits.
     mutating func finish(_ status: ChildExitStatus) -> (CheckedContinuation<ChildEvent?, Never>, ChildEvent)? {
-        isFinished = true
         events.append(.exited(status))
         return handOver()
     }

@@ -6,7 +6,8 @@ import Glibc
 /// It writes queued lines while the child reads them, reads output only while the consumer
 /// has room, and once the child has been reaped it reads what is left in the pipes (without
 /// waiting for a descendant that escaped the process group and still holds them), closes
-/// everything and queues the exit event.
+/// everything and queues the exit event. Empty stdout lines carry nothing and are skipped,
+/// which also bounds the number of buffered events by the bytes read.
 final class ChildIOLoop {
     private let connection: ChildConnection
     private let limits: ChildLimits
@@ -146,6 +147,8 @@ final class ChildIOLoop {
     private func appendOutput(_ pieces: [LineSplitter.Piece]) {
         for piece in pieces {
             switch piece {
+            case .line(let line) where line.isEmpty:
+                continue
             case .line(let line):
                 events.append(.output(line))
             case .overlong(let excerpt, let length):
@@ -197,8 +200,7 @@ final class ChildIOLoop {
         }
         connection.deliver(events)
         events.removeAll()
+        connection.retireWakePipe(read: wakeRead, write: wakeWrite)
         connection.finish(status)
-        close(wakeRead)
-        close(wakeWrite)
     }
 }

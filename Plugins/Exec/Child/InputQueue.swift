@@ -26,8 +26,9 @@ public struct InputCounters: Sendable, Hashable, CustomStringConvertible {
 /// The bounded queue of lines waiting to be written to a child's stdin.
 ///
 /// The bus side pushes without ever waiting; the writer takes batches. Drops come in
-/// episodes: an episode starts with the first drop and ends when the queue next runs empty,
-/// so a caller can report each episode once instead of once per dropped line.
+/// episodes: an episode starts with the first drop and ends when the child has caught up (a
+/// batch written in full with nothing queued behind it), so a caller can report each
+/// episode once instead of once per dropped line.
 struct InputQueue: Sendable {
     /// What ``push(_:)`` did.
     enum PushResult: Sendable, Hashable {
@@ -93,15 +94,16 @@ struct InputQueue: Sendable {
             _ = lines.popFirst()
             taken += 1
         }
-        if lines.isEmpty {
-            isOverflowing = false
-        }
         return (bytes, taken)
     }
 
-    /// Counts `count` lines of a taken batch as written in full.
+    /// Counts `count` lines of a taken batch as written in full; with nothing queued behind
+    /// them, an overflow episode ends.
     mutating func recordWritten(lines count: Int) {
         counters.written += count
+        if lines.isEmpty {
+            isOverflowing = false
+        }
     }
 
     /// Closes the queue: everything queued, plus `unwrittenLines` of a batch in progress, is

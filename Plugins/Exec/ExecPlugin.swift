@@ -17,8 +17,11 @@ import Switchyard
 /// the child's stdin, sends SIGTERM to its process group after `stopTimeout`, then SIGKILL
 /// after `stopTimeout` more, so keep twice `stopTimeout` below the bus's own `stopTimeout`.
 public struct ExecPlugin: Plugin {
+    /// `exec`.
     public static let kind = "exec"
+    /// One line for `switchyard plugins`.
     public static let summary = "Runs a program as a plugin, speaking JSON lines on its stdin and stdout."
+    /// Every setting with its type and default, for `switchyard plugins`.
     public static let settingDescriptions: [SettingDescription] = [
         SettingDescription("command", "path or name in PATH", "The program to run; a relative path resolves against cwd."),
         SettingDescription("args", "array of strings", default: "[]", "Arguments after the program's name."),
@@ -45,10 +48,14 @@ public struct ExecPlugin: Plugin {
         command = self.settings.childCommand(busEnvironment: ProcessInfo.processInfo.environment)
     }
 
+    /// Actions matching `actions`, buffered 1024 deep (oldest dropped) before the child's own
+    /// queue; none without an `actions` setting.
     public var subscription: ActionSubscription? {
         settings.actions.map { ActionSubscription($0, bufferSize: 1024, overflow: .dropOldest) }
     }
 
+    /// Signalled by the child's `{"ready": true}` within `readyTimeout` when `handshake` is
+    /// set; immediate otherwise.
     public var readiness: PluginReadiness {
         settings.handshake ? .signalled(timeout: settings.readyTimeout) : .immediate
     }

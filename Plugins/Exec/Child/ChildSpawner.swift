@@ -27,10 +27,26 @@ enum ChildSpawner {
     /// cannot be run (missing, not executable, bad working directory).
     static func spawn(_ command: ChildCommand) throws(ExecError) -> SpawnedChild {
         var opened: [Int32] = []
+        // Held open until the child has started so no pipe end lands on 0, 1 or 2 (possible
+        // when the bus runs with a standard stream closed), where the `dup2` file actions
+        // would clobber one pipe end with another.
+        var placeholders: [Int32] = []
+        defer {
+            for descriptor in placeholders {
+                close(descriptor)
+            }
+        }
         func pipePair() throws(ExecError) -> (read: Int32, write: Int32) {
             var ends: [Int32] = [-1, -1]
             guard cexec_pipe_cloexec(&ends, 0) == 0 else { throw .pipe(errno: errno) }
-            opened += ends
+            var failure: Int32?
+            for index in ends.indices where ends[index] <= 2 {
+                placeholders.append(ends[index])
+                ends[index] = fcntl(ends[index], F_DUPFD_CLOEXEC, 3)
+                if ends[index] < 0, failure == nil { failure = errno }
+            }
+            opened += ends.filter { $0 >= 0 }
+            if let failure { throw .pipe(errno: failure) }
             return (ends[0], ends[1])
         }
         do {

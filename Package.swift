@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
         .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
         .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
+        .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
+        .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
         .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
@@ -23,6 +25,7 @@ let package = Package(
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
+        .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
     ],
     swiftLanguageModes: [.v6]

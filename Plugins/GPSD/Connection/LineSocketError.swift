@@ -28,9 +28,6 @@ struct LineSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         self.description = description
     }
 
-    /// Whether the peer closed the connection in an orderly way.
-    var isEndOfStream: Bool { code == .endOfStream }
-
     /// The host name did not resolve.
     static func resolve(_ endpoint: GPSDEndpoint, _ reason: String) -> LineSocketError {
         LineSocketError(.resolve, "cannot resolve \(endpoint): \(reason)")

@@ -139,9 +139,10 @@ struct GPSDConnectionStateMachineTests {
         #expect(machine.tick(at: .seconds(100)) == [])
     }
 
-    /// With one device configured, other devices do not count, and a refused watch is repeated
-    /// when the device appears.
+    /// With a configured device, other devices do not count and a refused watch is sent again.
     @Test func configuredDevice() {
+        // With one device configured, other devices do not count, and a refused watch is repeated
+        // when the device appears.
         var configuration = Self.configuration
         configuration.device = "/dev/ttyUSB0"
         var machine = Machine(configuration: configuration)

@@ -13,9 +13,10 @@ struct GPSDFeedTranslatorTests {
         }
     }
 
-    /// SKY summaries are limited by receive time, whatever time the reports carry (the
-    /// 1024-week shift makes old captures read years ahead, and time can jump back).
+    /// SKY summaries are limited by receive time, whatever time the reports carry.
     @Test func satellitesAreLimitedByReceiveTime() {
+        // SKY summaries are limited by receive time, whatever time the reports carry (the
+        // 1024-week shift makes old captures read years ahead, and time can jump back).
         var translator = GPSDFeedTranslator(device: nil, satellitesInterval: .seconds(5))
         let reports = [
             "{\"class\":\"SKY\",\"time\":\"2035-05-26T09:12:32.000Z\",\"nSat\":12}",
@@ -28,18 +29,20 @@ struct GPSDFeedTranslatorTests {
         #expect(emitted == [["satellites"], [], ["satellites"], []])
     }
 
-    /// Every TPV becomes a fix, duplicates and no-fix reports included: filtering is the
-    /// location emitter's job.
+    /// Every TPV becomes a fix, duplicates and no-fix reports included.
     @Test func everyFixIsEmitted() {
+        // Every TPV becomes a fix, duplicates and no-fix reports included: filtering is the
+        // location emitter's job.
         var translator = GPSDFeedTranslator(device: nil, satellitesInterval: .seconds(5))
         let fix = "{\"class\":\"TPV\",\"mode\":1}"
         #expect(events(translator.translate(line(fix), at: .zero)) == ["fix"])
         #expect(events(translator.translate(line(fix), at: .zero)) == ["fix"])
     }
 
-    /// With a device configured, reports from other devices are dropped; reports that name no
-    /// device are kept.
+    /// With a configured device, other devices' reports are dropped and unnamed ones kept.
     @Test func deviceFilter() {
+        // With a device configured, reports from other devices are dropped; reports that name no
+        // device are kept.
         var translator = GPSDFeedTranslator(device: "/dev/ttyUSB0", satellitesInterval: .zero)
         #expect(events(translator.translate(line("{\"class\":\"TPV\",\"device\":\"/dev/ttyS0\",\"mode\":3}"), at: .zero)) == [])
         #expect(events(translator.translate(line("{\"class\":\"TPV\",\"device\":\"/dev/ttyUSB0\",\"mode\":3}"), at: .zero)) == ["fix"])

@@ -50,9 +50,10 @@ struct GPSDSessionTests {
         #expect(connection.isClosed)
     }
 
-    /// Lost connections are retried after the backoff delay on the clock — not before — and
-    /// each new connection is watched again.
+    /// Lost connections are retried after the backoff delay on the clock, and watched again.
     @Test func reconnectsWithBackoffOnTheClock() async throws {
+        // Lost connections are retried after the backoff delay on the clock — not before — and
+        // each new connection is watched again.
         let harness = Harness { configuration in
             configuration.reconnectDelay = .seconds(1)
             configuration.maximumReconnectDelay = .seconds(2)

@@ -67,12 +67,13 @@ struct GPSDSettingsTests {
         #expect(problems(settings).contains(problem), "\(problems(settings))")
     }
 
-    /// The shipped configs validate with the built-in kinds: the live gpsd one and the
-    /// offline demo, whose route is read now (its path, relative to the package root where
-    /// `switchyard run` starts, made absolute so the test does not depend on the working
-    /// directory).
+    /// The shipped configs validate with the built-in kinds.
     @Test(arguments: ["Config/gpsd.json", "Config/default-location.json"])
     func shippedConfigs(file: String) throws {
+        // The shipped configs validate with the built-in kinds: the live gpsd one and the
+        // offline demo, whose route is read now (its path, relative to the package root where
+        // `switchyard run` starts, made absolute so the test does not depend on the working
+        // directory).
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var registry = PluginRegistry()
         registry.register(GPSDPlugin.self)

@@ -19,9 +19,10 @@ struct GPXTests {
         #expect(track.points.allSatisfy { $0.sample.mode == 3 && $0.sample.altitude != nil })
     }
 
-    /// Points without a time or a valid position are skipped and counted; waypoints are not
-    /// track points.
+    /// Points without a time or a valid position are skipped and counted; waypoints are ignored.
     @Test func skippedPoints() throws {
+        // Points without a time or a valid position are skipped and counted; waypoints are not
+        // track points.
         let result = try read(Fixtures.gpx([
             (-41.2846, 174.7779, "2026-03-14T21:00:00Z"), (-41.2847, 174.7780, nil), (91, 0, "2026-03-14T21:00:10Z"),
             (-41.2848, 174.7781, "yesterday"), (-41.2849, 174.7782, "2026-03-14T21:00:20.5+01:00"),
@@ -79,9 +80,10 @@ struct GPXTests {
         #expect(track.skipped?.contains("sentence(s) skipped, first at line") == true)
     }
 
-    /// Recorded delays: one second for untimed samples, none when time goes back, across
-    /// midnight for times of day.
+    /// Recorded delays: one second untimed, none backwards, across midnight for times of day.
     @Test func delays() throws {
+        // Recorded delays: one second for untimed samples, none when time goes back, across
+        // midnight for times of day.
         let point = PositionSample(mode: 3, coordinate: Coordinate(latitude: 0, longitude: 0))
         let track = try #require(ReplayTrack([
             RecordedSample(sample: point, time: .absolute(100)),

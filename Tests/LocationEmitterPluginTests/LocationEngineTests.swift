@@ -73,9 +73,10 @@ struct LocationEngineTests {
         #expect(regained.count == 1)
     }
 
-    /// Fixes below the minimum mode search; the filters hold changes back without touching
-    /// availability.
+    /// gpsd payloads: eph, else the longer of epx and epy; altMSL, else altHAE.
     @Test func filtersDoNotTouchAvailability() {
+        // Fixes below the minimum mode search; the filters hold changes back without touching
+        // availability.
         var engine = engine(.init(minimumMode: 3, distanceFilter: 1000))
         #expect(availabilities(engine.receive(fix(2, 1, 2), at: .zero)) == [.searching])
         #expect(engine.receive(fix(3, 1, 2), at: .zero).count == 2)

@@ -30,9 +30,7 @@ struct LocationFilterTests {
         return samples.indices.filter { filter.evaluate(samples[$0], receivedAt: .seconds($0)) == .accepted }
     }
 
-    /// With steps of 11.1195 m, a 25 m or 30 m filter passes every third point (33.36 m) and a
-    /// 35 m filter every fourth (44.48 m) — across the antimeridian, the equator and Greenwich,
-    /// and in every hemisphere.
+    /// The distance filter is right in every hemisphere and across the antimeridian, equator and Greenwich.
     @Test(arguments: [
         ("across 180° on the equator, eastwards", 0.0, 179.999, 0.0, 0.0001),
         ("across 180° on the equator, westwards", 0.0, -179.999, 0.0, -0.0001),
@@ -45,6 +43,9 @@ struct LocationFilterTests {
         ("across Greenwich on the equator", 0.0, -0.0009, 0.0, 0.0001),
     ])
     func distanceFilterEverywhere(name: String, latitude: Double, longitude: Double, latitudeStep: Double, longitudeStep: Double) {
+        // With steps of 11.1195 m, a 25 m or 30 m filter passes every third point (33.36 m) and a
+        // 35 m filter every fourth (44.48 m) — across the antimeridian, the equator and Greenwich,
+        // and in every hemisphere.
         let points = track(latitude, longitude, latitudeStep: latitudeStep, longitudeStep: longitudeStep, count: 19)
         #expect(emitted(points, .init(distanceFilter: 25)) == [0, 3, 6, 9, 12, 15, 18], "\(name)")
         #expect(emitted(points, .init(distanceFilter: 30)) == [0, 3, 6, 9, 12, 15, 18], "\(name)")
@@ -77,9 +78,10 @@ struct LocationFilterTests {
         #expect(filter.evaluate(sample(1, 3, time: "c"), receivedAt: .zero) == .accepted)
     }
 
-    /// The same (time, latitude, longitude) as the last emitted is a duplicate — also without a
-    /// time; a new time or a new position is not.
+    /// The same (time, latitude, longitude) as the last emitted sample is a duplicate.
     @Test func duplicates() {
+        // The same (time, latitude, longitude) as the last emitted is a duplicate — also without a
+        // time; a new time or a new position is not.
         var filter = LocationFilter(settings: .init())
         #expect(filter.evaluate(sample(1, 2, time: "2035-05-26T09:12:32.000Z"), receivedAt: .zero) == .accepted)
         #expect(filter.evaluate(sample(1, 2, time: "2035-05-26T09:12:32.000Z"), receivedAt: .zero) == .duplicate)

@@ -52,9 +52,10 @@ struct NMEATests {
         #expect(bad.timeOfDay(at: 0) == nil)
     }
 
-    /// bu353s4: 25 epochs (gpsd reports 27 TPVs for them), every one a 3D fix near Hamilton (37.8°S 175.3°E), dated 2014-12-31 (no
-    /// 1024-week shift: that is gpsd's doing, not the log's).
+    /// bu353s4: 25 dated 3D epochs near Hamilton, without gpsd's 1024-week shift.
     @Test func cleanCapture() throws {
+        // bu353s4: 25 epochs (gpsd reports 27 TPVs for them), every one a 3D fix near Hamilton (37.8°S 175.3°E), dated 2014-12-31 (no
+        // 1024-week shift: that is gpsd's doing, not the log's).
         let result = NMEAReader.read(try String(contentsOfFile: Fixtures.capture("bu353s4.log"), encoding: .utf8))
         #expect(result.rejectedSentences == 0)
         #expect(result.samples.count == 25)
@@ -67,8 +68,7 @@ struct NMEATests {
         #expect(result.samples.allSatisfy { $0.sample.mode == 3 && $0.sample.coordinate != nil })
     }
 
-    /// Captures with odd content: the bad checksum is skipped and counted; no-fix logs give
-    /// only mode-1 epochs without positions; a 2D-only receiver gives no 3D epoch.
+    /// Odd captures: bad checksums skipped and counted, no-fix and 2D-only logs keep their modes.
     @Test(arguments: [
         ("com-1289.log", 1, nil as Int?, 3),
         ("skytraq.log", 0, 1, 1),
@@ -77,6 +77,8 @@ struct NMEATests {
         ("triton400.log", 0, nil, 3),
     ])
     func oddCaptures(capture: String, rejected: Int, onlyMode: Int?, highestMode: Int) throws {
+        // Captures with odd content: the bad checksum is skipped and counted; no-fix logs give
+        // only mode-1 epochs without positions; a 2D-only receiver gives no 3D epoch.
         let result = NMEAReader.read(try String(contentsOfFile: Fixtures.capture(capture), encoding: .utf8))
         #expect(result.rejectedSentences >= rejected)
         #expect(!result.samples.isEmpty)
@@ -94,9 +96,10 @@ struct NMEATests {
         #expect(problem.contains("checksum"))
     }
 
-    /// GGA-only epochs without any date replay by time of day; with an earlier RMC they take
-    /// its date, rolling over at midnight.
+    /// GGA-only epochs replay by time of day, or take the last RMC date, rolling over at midnight.
     @Test func timesWithoutDates() {
+        // GGA-only epochs without any date replay by time of day; with an earlier RMC they take
+        // its date, rolling over at midnight.
         let text = [
             "$GPGGA,235958,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
             "$GPGGA,235959,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",

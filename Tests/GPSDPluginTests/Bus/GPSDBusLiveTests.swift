@@ -17,9 +17,7 @@ struct GPSDBusLiveTests {
         """
     }
 
-    /// Each capture played once: fix counts and modes within what its `.chk` lists, the
-    /// location available (or searching, for captures without a fix good enough), and the feed
-    /// never broken by garbage, bad checksums or foreign classes.
+    /// Each capture played once: .chk fix counts and modes, the location's availability, an unbroken feed.
     @Test(arguments: [
         ("bu353s4.log", 2, true as Bool?),
         ("nl2008u.log", 3, true),
@@ -34,6 +32,9 @@ struct GPSDBusLiveTests {
         ("gp-320fw-2019-04-07-coldboot.log", 2, nil),
     ])
     func capturePlayedOnce(capture: String, minMode: Int, available: Bool?) async throws {
+        // Each capture played once: fix counts and modes within what its `.chk` lists, the
+        // location available (or searching, for captures without a fix good enough), and the feed
+        // never broken by garbage, bad checksums or foreign classes.
         let gpsd = try GPSDProcess.gpsfake(capture: Fixtures.path(capture), cycle: 0.01, once: true)
         defer { gpsd.stop() }
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
@@ -89,9 +90,10 @@ struct GPSDBusLiveTests {
         #expect(running.bus.currentState.value(atPath: "gps.status") == "no-device")
     }
 
-    /// gpsd killed mid-stream and started again on the same port: disconnected, then
-    /// connected, and fixes resume.
+    /// gpsd killed mid-stream and restarted on its port: disconnected, then connected, and fixes resume.
     @Test func gpsdKilledAndRestarted() async throws {
+        // gpsd killed mid-stream and started again on the same port: disconnected, then
+        // connected, and fixes resume.
         let capture = Fixtures.path("bu353s4.log")
         let first = try GPSDProcess.gpsfake(capture: capture, cycle: 0.01, once: false)
         defer { first.stop() }
@@ -136,9 +138,10 @@ struct GPSDBusLiveTests {
         #expect(running.bus.currentState.value(atPath: "location.availability") == "unavailable")
     }
 
-    /// Watching a device gpsd does not have: gpsd answers with an error, the status is
-    /// no-device.
+    /// Watching a device gpsd does not have: gpsd's error is logged and the status is no-device.
     @Test func watchedDeviceMissing() async throws {
+        // Watching a device gpsd does not have: gpsd answers with an error, the status is
+        // no-device.
         let gpsd = try GPSDProcess.bare()
         defer { gpsd.stop() }
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")

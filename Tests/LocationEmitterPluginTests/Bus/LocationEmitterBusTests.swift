@@ -28,9 +28,10 @@ struct LocationEmitterBusTests {
         try await bus.stop()
     }
 
-    /// Fixes from a gpsd plugin's actions: status drives availability, every change names
-    /// the fix that caused it, and the minimum interval runs on the bus clock at receipt.
+    /// Fixes from a gpsd plugin: availability, causes, and the minimum interval on the bus clock.
     @Test func pluginSourceOnTheBusClock() async throws {
+        // Fixes from a gpsd plugin's actions: status drives availability, every change names
+        // the fix that caused it, and the minimum interval runs on the bus clock at receipt.
         let clock = ManualClock()
         let bus = try await LocationBus(#"""
             {"plugins": [{"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"},
@@ -56,9 +57,10 @@ struct LocationEmitterBusTests {
         #expect(bus.bus.currentState.value(atPath: "location.location.latitude") == 48.4)
     }
 
-    /// A replay runs on the bus clock at its speed, filtered by distance, and ends
-    /// unavailable with the last location kept.
+    /// A replay runs on the bus clock at its speed, filtered by distance, and ends unavailable.
     @Test func replayOnTheBusClock() async throws {
+        // A replay runs on the bus clock at its speed, filtered by distance, and ends
+        // unavailable with the last location kept.
         let clock = ManualClock()
         let route = """
             <gpx version="1.1" creator="test"><trk><trkseg>

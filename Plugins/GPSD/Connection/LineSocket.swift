@@ -105,27 +105,26 @@ final class LineSocket: Sendable {
     private func serve(
         _ endpoint: GPSDEndpoint, options: Options, wakeRead: Int32, events: @Sendable (LineSocketEvent) -> Void
     ) {
-        defer {
-            state.withLock { state in
-                state.isClosed = true
-                if let socket = state.connected { Glibc.close(socket) }
-                state.connected = nil
-                Glibc.close(state.wakeWrite)
-            }
-            Glibc.close(wakeRead)
-        }
+        var failure: LineSocketError?
         switch SocketConnector.connect(to: endpoint, timeout: options.connectTimeout, wake: wakeRead) {
         case .interrupted:
-            return
+            break
         case .failed(let error):
-            events(.closed(error))
+            failure = error
         case .connected(let socket):
             state.withLock { $0.connected = socket }
             events(.connected)
-            if let error = readLines(from: socket, endpoint, options: options, wakeRead: wakeRead, events: events) {
-                events(.closed(error))
-            }
+            failure = readLines(from: socket, endpoint, options: options, wakeRead: wakeRead, events: events)
         }
+        // Closed before `closed` is reported, so a `send` after the report fails as documented.
+        state.withLock { state in
+            state.isClosed = true
+            if let socket = state.connected { Glibc.close(socket) }
+            state.connected = nil
+            Glibc.close(state.wakeWrite)
+        }
+        Glibc.close(wakeRead)
+        if let failure { events(.closed(failure)) }
     }
 
     /// Reads until the peer closes, an error, or a wake-up; returns the error to report, `nil`

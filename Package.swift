@@ -19,6 +19,11 @@ let package = Package(
         ),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
+        .testTarget(
+            name: "NetworkFetchPluginTests", dependencies: ["NetworkFetchPlugin"], path: "Tests/NetworkFetchPluginTests",
+            exclude: ["Support/scripted_server.py"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

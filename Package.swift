@@ -12,13 +12,17 @@ let package = Package(
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard"]),
+        .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
+        .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
         ),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        .testTarget(name: "PluginTests", dependencies: ["LoggerPlugin", "TimerPlugin"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
         .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
         .testTarget(
             name: "NetworkFetchPluginTests", dependencies: ["NetworkFetchPlugin"], path: "Tests/NetworkFetchPluginTests",

@@ -36,7 +36,7 @@ public struct PluginContext: Sendable {
 
     /// Subscribes to more actions, live from this call on (nothing earlier is replayed).
     public func subscribe(_ subscription: ActionSubscription) -> PluginActions {
-        core.subscribe(subscription)
+        core.subscribe(subscription, owner: name)
     }
 
     /// Enqueues an action without waiting; `false` when the bus inbox is full or `type` is not

@@ -25,6 +25,7 @@ public actor Store<State: Sendable, Action: Sendable> {
     private let middlewareFeed = Broadcast<(State, Action)>()
     private let hasMiddleware: Bool
     private let afterReduce: (@Sendable ([Action]) async -> Void)?
+    private let beforeDelivery: (@Sendable ([Action]) async -> Void)?
     private let counters = Mutex(Counters())
     private let middlewareTasks: [Task<Void, Never>]
     private let middlewareSubscriptions: [Broadcast<(State, Action)>.Subscription]
@@ -49,7 +50,7 @@ public actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions = StoreOptions()
     ) {
         self.init(initialState: initialState, reducer: reducer, middleware: middleware, options: options,
-                  firstSequence: 1, stamp: nil, afterReduce: nil)
+                  firstSequence: 1, stamp: nil, afterReduce: nil, beforeDelivery: nil)
     }
 
     /// Creates a store from a pure reducer that returns the next state.
@@ -65,7 +66,8 @@ public actor Store<State: Sendable, Action: Sendable> {
 
     /// The designated initializer. `stamp` runs under the inbox lock as an action is accepted,
     /// with its sequence number, so sequence order is reduction order; `afterReduce` sees each
-    /// reduced batch before anyone is told about it (the journal makes it durable there).
+    /// reduced batch before anyone is told about it (the journal makes it durable there);
+    /// `beforeDelivery` sees it after the new state is published, before `actions` subscribers.
     init(
         initialState: State,
         reducer: @escaping @Sendable (inout State, Action) -> Void,
@@ -73,7 +75,8 @@ public actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        afterReduce: (@Sendable ([Action]) async -> Void)?
+        afterReduce: (@Sendable ([Action]) async -> Void)?,
+        beforeDelivery: (@Sendable ([Action]) async -> Void)?
     ) {
         self.state = initialState
         self.reducer = reducer
@@ -81,6 +84,7 @@ public actor Store<State: Sendable, Action: Sendable> {
         self.stateValue = CurrentValue(initialState)
         self.hasMiddleware = !middleware.isEmpty
         self.afterReduce = afterReduce
+        self.beforeDelivery = beforeDelivery
         let feed = middlewareFeed
         let inbox = self.inbox
         let counters = self.counters
@@ -96,7 +100,7 @@ public actor Store<State: Sendable, Action: Sendable> {
         self.middlewareTasks = zip(middleware, subscriptions).map { middleware, subscription in
             Task {
                 let emit: @Sendable (Action) async -> Void = { action in
-                    await Self.enqueue(action, into: inbox)
+                    _ = await Self.enqueue(action, into: inbox)
                 }
                 for await (state, action) in subscription {
                     do {
@@ -259,6 +263,7 @@ public actor Store<State: Sendable, Action: Sendable> {
             counters.withLock { $0.reduced &+= UInt64(batch.count) }
             if let afterReduce { await afterReduce(actions) }
             stateValue.send(state)
+            if let beforeDelivery { await beforeDelivery(actions) }
             await actionStream.deliver(contentsOf: actions)
             for entry in batch { entry.reduced?.resume() }
             spare = batch

@@ -1,0 +1,47 @@
+import Synchronization
+import SwitchyardStreams
+
+/// Hands reduced actions to plugin subscriptions, filtering by pattern before buffering so a
+/// flood of one type never pushes another type out of a plugin's buffer.
+final class ActionRouter: Sendable {
+    private struct Route: Sendable {
+        let owner: String?
+        let pattern: TypePattern
+        let broadcast: Broadcast<BusAction>
+    }
+
+    private let routes = Mutex<[Route]>([])
+
+    /// A subscription live from this call on; `owner` names the plugin it belongs to.
+    func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {
+        let broadcast = Broadcast<BusAction>()
+        let stream = broadcast.subscribe(bufferSize: subscription.bufferSize, overflow: subscription.overflow)
+        routes.withLock { $0.append(Route(owner: owner, pattern: subscription.pattern, broadcast: broadcast)) }
+        return PluginActions(subscription: stream)
+    }
+
+    /// Delivers a reduced batch to every matching subscription; waits only for subscriptions
+    /// that chose ``OverflowPolicy/suspendProducer``. Subscriptions whose consumer is gone are
+    /// pruned here.
+    func route(_ actions: [BusAction]) async {
+        let current = routes.withLock { routes in
+            routes.removeAll { $0.broadcast.subscriberCount == 0 }
+            return routes
+        }
+        for route in current {
+            let matching = actions.filter { route.pattern.matches($0.type) }
+            if !matching.isEmpty { await route.broadcast.deliver(contentsOf: matching) }
+        }
+    }
+
+    /// Ends every subscription of `owner` (every subscription when `nil`) after it drains
+    /// what it buffered.
+    func finish(owner: String? = nil) {
+        let ended = routes.withLock { routes in
+            let ended = routes.filter { owner == nil || $0.owner == owner }
+            routes.removeAll { owner == nil || $0.owner == owner }
+            return ended
+        }
+        for route in ended { route.broadcast.finish() }
+    }
+}

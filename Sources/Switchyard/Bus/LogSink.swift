@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// Where the bus writes its log: whole lines, by default on stderr.
+///
+/// Lines from many tasks never interleave mid-line. Tests install their own output to read
+/// what the bus said.
+public final class LogSink: Sendable {
+    /// How serious a line is.
+    public enum Level: String, Sendable, Hashable, Comparable {
+        case debug, info, warning, error
+
+        private var rank: Int {
+            switch self {
+            case .debug: 0
+            case .info: 1
+            case .warning: 2
+            case .error: 3
+            }
+        }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    private let minimumLevel: Level
+    private let output: Mutex<@Sendable (String) -> Void>
+
+    /// A sink writing `switchyard: LEVEL: message` lines to stderr, from `minimumLevel` (default
+    /// `info`) up.
+    public convenience init(minimumLevel: Level = .info) {
+        self.init(minimumLevel: minimumLevel) { line in
+            var bytes = Array(line.utf8)
+            bytes.append(10)
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { if errno == EINTR { continue } else { return } }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// A sink handing each line (without its newline) to `output`, from `minimumLevel` up.
+    public init(minimumLevel: Level = .info, output: @escaping @Sendable (String) -> Void) {
+        self.minimumLevel = minimumLevel
+        self.output = Mutex(output)
+    }
+
+    /// Writes one line, unless `level` is below the sink's minimum.
+    public func write(_ level: Level, _ message: String) {
+        guard level >= minimumLevel else { return }
+        let line = "switchyard: \(level.rawValue): \(message)"
+        output.withLock { $0(line) }
+    }
+}

@@ -1,0 +1,165 @@
+import Synchronization
+import SwitchyardStreams
+
+/// Runs one plugin in a task of its own and supervises it: reports failures, restarts with
+/// backoff per its policy, and stops it gracefully.
+final class PluginRunner: Sendable {
+    let name: String
+    let kind: String
+    let plugin: any Plugin
+    private let policy: RestartPolicy
+    private let core: BusCore
+    /// Becomes `true` when the plugin reports ready (or at start, for immediate readiness).
+    let ready = CurrentValue(false)
+    /// Becomes `true` when supervision has ended for good.
+    let ended = CurrentValue(false)
+    private let state: Mutex<RunnerState>
+
+    private struct RunnerState: Sendable {
+        var task: Task<Void, Never>?
+        var actions: PluginActions?
+        var status: PluginStatus = .pending
+        var restarts = 0
+        var failures = 0
+        var lastError: String?
+    }
+
+    init(name: String, kind: String, plugin: any Plugin, policy: RestartPolicy, core: BusCore) {
+        self.name = name
+        self.kind = kind
+        self.plugin = plugin
+        self.policy = policy
+        self.core = core
+        self.state = Mutex(RunnerState())
+    }
+
+    var statistics: PluginStatistics {
+        state.withLock { state in
+            PluginStatistics(name: name, kind: kind, status: state.status, restarts: state.restarts,
+                             failures: state.failures, droppedActions: state.actions?.droppedCount ?? 0,
+                             lastError: state.lastError)
+        }
+    }
+
+    /// Starts the supervised task with the subscription registered before any plugin started.
+    func start(actions: PluginActions?) {
+        if case .immediate = plugin.readiness { ready.send(true) }
+        let task = Task { await self.supervise(clock: self.core.clock, firstActions: actions) }
+        state.withLock { $0.task = task }
+    }
+
+    /// Waits up to `timeout` for the plugin to report ready; `false` on timeout or cancellation.
+    func waitUntilReady(timeout: Duration) async -> Bool {
+        await ready.wait(for: { $0 }, timeout: timeout)
+    }
+
+    /// Stops the plugin within `timeout`: ends its action streams so it can drain what it
+    /// buffered, cancels it (at once when it reads no actions, else after a short grace), and
+    /// waits. Returns `false` when it did not end in time and was abandoned.
+    func stop(timeout: Duration) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        core.router.finish(owner: name)
+        let task = state.withLock { $0.task }
+        if plugin.subscription != nil {
+            let grace = min(.seconds(1), timeout / 2)
+            if await ended.wait(for: { $0 }, timeout: grace) { return true }
+        }
+        task?.cancel()
+        return await ended.wait(for: { $0 }, timeout: clock.now.duration(to: deadline))
+    }
+
+    private func supervise<C: Clock>(clock: C, firstActions: PluginActions?) async where C.Duration == Duration {
+        let origin = clock.now
+        var machine = RestartStateMachine(policy: policy)
+        var actions = firstActions
+        defer { ended.send(true) }
+        while true {
+            state.withLock {
+                $0.actions = actions
+                $0.status = .running
+            }
+            let context = PluginContext(name: name, actions: actions ?? PluginActions(subscription: nil), core: core,
+                                        readinessSignal: { [ready] in ready.send(true) })
+            let startedAt = origin.duration(to: clock.now)
+            var failure: (any Error)?
+            do {
+                try await plugin.run(context: context)
+            } catch {
+                failure = error
+            }
+            if Task.isCancelled {
+                state.withLock { $0.status = .stopped }
+                return
+            }
+            let decision = machine.runEnded(failed: failure != nil, startedAt: startedAt,
+                                            endedAt: origin.duration(to: clock.now))
+            if let failure { await report(failure, decision: decision) }
+            guard case .restart(let delay) = decision else {
+                state.withLock { $0.status = failure == nil ? .stopped : .failed }
+                if case .stop(.restartLimitReached) = decision {
+                    core.log.write(.error, "\(name): gave up after \(policy.maxRestarts) restarts within \(policy.window)")
+                }
+                return
+            }
+            state.withLock { $0.status = .restarting }
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                state.withLock { $0.status = .stopped }
+                return
+            }
+            actions = plugin.subscription.map { core.subscribe($0, owner: name) }
+            let restarts = state.withLock { state in
+                state.restarts += 1
+                return state.restarts
+            }
+            core.log.write(.info, "\(name): restarted (restart \(restarts))")
+            await core.emit("bus/plugin-restarted", payload: ["plugin": .string(name), "restarts": .integer(Int64(restarts))])
+        }
+    }
+
+    private func report(_ failure: any Error, decision: RestartStateMachine.Decision) async {
+        let message = String(describing: failure)
+        let failures = state.withLock { state in
+            state.failures += 1
+            state.lastError = message
+            return state.failures
+        }
+        var restartIn: JSON = .null
+        if case .restart(let delay) = decision { restartIn = .number(delay.seconds) }
+        core.log.write(.warning, "\(name): failed: \(message)")
+        await core.emit("bus/plugin-failed", payload: [
+            "plugin": .string(name), "kind": .string(kind), "error": .string(message),
+            "failures": .integer(Int64(failures)), "restartIn": restartIn,
+        ])
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+extension CurrentValue where Element: Sendable {
+    /// Waits until the value satisfies `condition`, up to `timeout` of real time. Returns
+    /// `false` on timeout, when the value finishes, or when the task is cancelled.
+    func wait(for condition: @escaping @Sendable (Element) -> Bool, timeout: Duration) async -> Bool {
+        guard timeout > .zero else { return condition(value) }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await value in self.subscribe() where condition(value) { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Where a plugin is in its life.
+public enum PluginStatus: String, Sendable, Hashable {
+    /// Constructed, not started yet.
+    case pending
+    /// `run` is executing.
+    case running
+    /// `run` ended and a restart is scheduled.
+    case restarting
+    /// Stopped by the bus, or `run` returned and the policy does not restart it.
+    case stopped
+    /// `run` failed and the policy gave up on it.
+    case failed
+}
+
+/// Counters of one plugin, as `switchyard stats` shows them.
+public struct PluginStatistics: Sendable, Hashable {
+    /// The plugin's name.
+    public var name: String
+    /// The plugin's kind.
+    public var kind: String
+    /// Where the plugin is in its life.
+    public var status: PluginStatus
+    /// How often the bus restarted it.
+    public var restarts: Int
+    /// How often its `run` threw.
+    public var failures: Int
+    /// Actions its current subscription dropped because it fell behind.
+    public var droppedActions: Int
+    /// The last error its `run` threw, as text.
+    public var lastError: String?
+}
+
+/// Counters of a running bus.
+public struct BusStatistics: Sendable, Hashable {
+    /// The store's counters.
+    public var store: StoreStatistics
+    /// One entry per plugin, in file order.
+    public var plugins: [PluginStatistics]
+}

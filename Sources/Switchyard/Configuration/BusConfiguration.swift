@@ -1,0 +1,118 @@
+/// A validated plugin set: the bus settings and the plugins to start, in file order.
+///
+/// ``parse(_:file:environment:knownKinds:)`` checks the structure the bus owns — JSON syntax,
+/// the `bus` section, each plugin's `name`, `kind` and `restart` — and expands `${VAR}`
+/// references everywhere. Plugin-specific keys are left to each plugin's ``PluginSettings``.
+public struct BusConfiguration: Sendable {
+    /// The file the configuration came from, as named by the user; prefixes every problem.
+    public var file: String
+    /// The `"bus"` section, or its defaults when absent.
+    public var bus: BusSettings
+    /// The plugins in file order, the order they start in (they stop in reverse).
+    public var plugins: [PluginDeclaration]
+
+    /// Creates a configuration directly, as a program that builds its bus in code does.
+    public init(file: String = "", bus: BusSettings = BusSettings(), plugins: [PluginDeclaration] = []) {
+        self.file = file
+        self.bus = bus
+        self.plugins = plugins
+    }
+
+    /// Parses and validates configuration text.
+    ///
+    /// - Parameters:
+    ///   - text: The JSON document.
+    ///   - file: The name problems are reported under, such as `Config/tracker.json`.
+    ///   - environment: The variables `${VAR}` references resolve against.
+    ///   - knownKinds: The plugin kinds that can be started; any other `kind` is a problem.
+    /// - Throws: ``ConfigurationError`` listing every structural problem: bad JSON (with line and
+    ///   column), a missing or mistyped `plugins`, invalid or duplicate names, unknown kinds,
+    ///   invalid restart policies, unset variables and unknown keys outside plugin entries.
+    public static func parse(
+        _ text: String,
+        file: String,
+        environment: [String: String],
+        knownKinds: [String]
+    ) throws(ConfigurationError) -> BusConfiguration {
+        let document: JSON
+        do {
+            document = try JSON(parsing: text)
+        } catch {
+            throw ConfigurationError(file: file, path: "", message: error.description)
+        }
+        return try validate(document, file: file, environment: environment, knownKinds: knownKinds)
+    }
+
+    /// Reads the file at `path` and parses it as ``parse(_:file:environment:knownKinds:)`` does,
+    /// with `path` as the file name in problems.
+    ///
+    /// - Throws: ``ConfigurationError``, also when the file is missing, unreadable, a directory
+    ///   or larger than 16 MiB.
+    public static func load(
+        contentsOf path: String,
+        environment: [String: String],
+        knownKinds: [String]
+    ) throws(ConfigurationError) -> BusConfiguration {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigurationFile.read(path)
+        } catch {
+            throw ConfigurationError(file: path, path: "", message: error.description)
+        }
+        let document: JSON
+        do {
+            document = try JSON(parsing: bytes)
+        } catch {
+            throw ConfigurationError(file: path, path: "", message: error.description)
+        }
+        return try validate(document, file: path, environment: environment, knownKinds: knownKinds)
+    }
+
+    private static func validate(
+        _ document: JSON,
+        file: String,
+        environment: [String: String],
+        knownKinds: [String]
+    ) throws(ConfigurationError) -> BusConfiguration {
+        guard case .object(var members) = document else {
+            throw ConfigurationError(
+                file: file,
+                path: "",
+                message: "expected an object with a \"plugins\" array at the top level, got \(document.kindDescription)"
+            )
+        }
+        let expander = EnvironmentExpander(environment: environment)
+        let log = PluginSettings.Log()
+        var busEnvironmentProblems: [ConfigurationProblem] = []
+        if let bus = members["bus"] {
+            members["bus"] = expander.expand(
+                bus, path: "bus", problems: &busEnvironmentProblems, templates: &log.environmentTemplates
+            )
+        }
+        let root = PluginSettings(members, path: "", log: log)
+        var bus = BusSettings()
+        if let busSettings = root.object("bus") {
+            bus = BusSettings.read(from: busSettings)
+            busSettings.reportUnknownKeys()
+        }
+        log.problems.append(contentsOf: busEnvironmentProblems)
+
+        var plugins: [PluginDeclaration] = []
+        switch root.json("plugins") {
+        case .array(let entries):
+            var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log)
+            plugins = entries.enumerated().compactMap { index, entry in
+                reader.read(entry, path: SettingsPath.element(index, of: "plugins"))
+            }
+        case nil:
+            root.problem("", "missing required key \"plugins\" (an array of plugin objects)")
+        case let other?:
+            root.problem("plugins", "expected an array of plugin objects, got \(PluginSettings.quote(other))")
+        }
+        root.reportUnknownKeys()
+        guard log.problems.isEmpty else {
+            throw ConfigurationError(file: file, problems: log.problems)
+        }
+        return BusConfiguration(file: file, bus: bus, plugins: plugins)
+    }
+}

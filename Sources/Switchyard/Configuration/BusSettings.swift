@@ -1,0 +1,78 @@
+/// The `"bus"` section of a configuration file; every key is optional.
+public struct BusSettings: Sendable, Hashable {
+    /// The bus's name, shown in logs and readiness lines; default `"switchyard"`.
+    public var name: String
+    /// Where the journal, snapshots and control socket live, relative to the working
+    /// directory; default `".switchyard"`.
+    public var dataDirectory: String
+    /// How actions are journaled; see ``JournalSettings`` for its defaults.
+    public var journal: JournalSettings
+    /// How long plugins get to stop on shutdown before they are abandoned; default 10 seconds.
+    public var stopTimeout: Duration
+    /// How many actions wait in the store's inbox before senders must wait; default 4096.
+    public var inboxCapacity: Int
+
+    /// Creates settings; every parameter has the default documented on its property.
+    public init(
+        name: String = "switchyard",
+        dataDirectory: String = ".switchyard",
+        journal: JournalSettings = JournalSettings(),
+        stopTimeout: Duration = .seconds(10),
+        inboxCapacity: Int = 4096
+    ) {
+        self.name = name
+        self.dataDirectory = dataDirectory
+        self.journal = journal
+        self.stopTimeout = stopTimeout
+        self.inboxCapacity = inboxCapacity
+    }
+
+    /// Reads the `"bus"` object, recording problems (and unknown keys) in `settings`.
+    static func read(from settings: PluginSettings) -> BusSettings {
+        let defaults = BusSettings()
+        let name = settings.string("name", default: defaults.name)
+        let dataDirectory = settings.string("dataDirectory", default: defaults.dataDirectory)
+        if name.isEmpty { settings.problem("name", "expected a non-empty string, got \"\"") }
+        if dataDirectory.isEmpty { settings.problem("dataDirectory", "expected a non-empty string, got \"\"") }
+        return BusSettings(
+            name: name,
+            dataDirectory: dataDirectory,
+            journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
+            stopTimeout: settings.seconds("stopTimeout", default: defaults.stopTimeout),
+            inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000)
+        )
+    }
+}
+
+/// The `"bus.journal"` section: how durably actions are journaled.
+public struct JournalSettings: Sendable, Hashable {
+    /// When the journal file is flushed to disk.
+    public enum Fsync: String, Sendable, CaseIterable {
+        /// After every action: nothing acknowledged is lost, at a cost per action.
+        case always
+        /// Periodically: a crash of the machine may lose the last moments.
+        case interval
+        /// Never explicitly: the operating system decides.
+        case never
+    }
+
+    /// When the journal is flushed to disk; default `.interval`.
+    public var fsync: Fsync
+    /// How many actions are journaled between state snapshots; default 10000.
+    public var snapshotEvery: Int
+
+    /// Creates settings; every parameter has the default documented on its property.
+    public init(fsync: Fsync = .interval, snapshotEvery: Int = 10_000) {
+        self.fsync = fsync
+        self.snapshotEvery = snapshotEvery
+    }
+
+    /// Reads the `"journal"` object, recording problems (and unknown keys) in `settings`.
+    static func read(from settings: PluginSettings) -> JournalSettings {
+        let defaults = JournalSettings()
+        return JournalSettings(
+            fsync: settings.oneOf("fsync", default: defaults.fsync),
+            snapshotEvery: settings.int("snapshotEvery", default: defaults.snapshotEvery, range: 1...Int.max)
+        )
+    }
+}

@@ -1,0 +1,120 @@
+/// Expands `${VAR}` and `${VAR:-default}` in configuration strings, so secrets and per-host
+/// values stay out of files.
+///
+/// - `${NAME}` is the variable's value; an unset variable is a problem.
+/// - `${NAME:-default}` is the value, or `default` (up to the first `}`) when the variable is
+///   unset or empty.
+/// - `$$` is a literal `$`; a `$` followed by anything but `{` or `$` is kept as it is.
+///
+/// Names are letters, digits and `_`, not starting with a digit. Problems name the variable but
+/// never contain a value, so a token cannot leak into a log.
+public struct EnvironmentExpander: Sendable {
+    /// The variables references are resolved against, usually `ProcessInfo.processInfo.environment`.
+    public var environment: [String: String]
+
+    /// Creates an expander over `environment`.
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The text with every reference replaced; a problem message is appended to `problems` for
+    /// each unset variable or malformed reference (which expands to nothing).
+    public func expand(_ text: String, problems: inout [String]) -> String {
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            guard byte == UInt8(ascii: "$"), next == UInt8(ascii: "$") || next == UInt8(ascii: "{") else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            if next == UInt8(ascii: "$") {
+                output.append(byte)
+                index += 2
+                continue
+            }
+            guard let close = bytes[(index + 2)...].firstIndex(of: UInt8(ascii: "}")) else {
+                problems.append("unterminated \"${\" (write \"$$\" for a literal \"$\")")
+                break
+            }
+            let reference = String(decoding: bytes[(index + 2)..<close], as: UTF8.self)
+            output.append(contentsOf: resolve(reference, problems: &problems).utf8)
+            index = close + 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `value` with every string inside it expanded. Problems carry the key path of their string
+    /// (`plugins[1].request.headers.Authorization`); for each string that referenced a variable,
+    /// `templates` maps its key path to the text as written, so later messages can show the
+    /// reference instead of the secret. Object keys are not expanded.
+    public func expand(
+        _ value: JSON,
+        path: String,
+        problems: inout [ConfigurationProblem],
+        templates: inout [String: String]
+    ) -> JSON {
+        switch value {
+        case .string(let text):
+            var messages: [String] = []
+            let expanded = expand(text, problems: &messages)
+            problems.append(contentsOf: messages.map { ConfigurationProblem(path: path, message: $0) })
+            if text.contains("${") { templates[path] = text }
+            return .string(expanded)
+        case .array(let elements):
+            return .array(elements.enumerated().map { offset, element in
+                expand(element, path: SettingsPath.element(offset, of: path), problems: &problems, templates: &templates)
+            })
+        case .object(let members):
+            var expanded = members
+            for key in members.keys.sorted() {
+                expanded[key] = expand(
+                    members[key].unsafelyUnwrapped,
+                    path: SettingsPath.member(key, of: path),
+                    problems: &problems,
+                    templates: &templates
+                )
+            }
+            return .object(expanded)
+        case .null, .bool, .integer, .number:
+            return value
+        }
+    }
+
+    private func resolve(_ reference: String, problems: inout [String]) -> String {
+        let name: Substring
+        let fallback: Substring?
+        if let separator = reference.range(of: ":-") {
+            name = reference[..<separator.lowerBound]
+            fallback = reference[separator.upperBound...]
+        } else {
+            name = reference[...]
+            fallback = nil
+        }
+        guard Self.isValidName(name) else {
+            problems.append("invalid environment reference \"${\(reference)}\"; write ${NAME} or ${NAME:-default}")
+            return ""
+        }
+        if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
+            return value
+        }
+        if let fallback {
+            return String(fallback)
+        }
+        problems.append("environment variable \(name) is not set")
+        return ""
+    }
+
+    private static func isValidName(_ name: Substring) -> Bool {
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+extension JSON {
+    /// Parses UTF-8 JSON text: exactly one value, optionally surrounded by whitespace.
+    ///
+    /// Strict RFC 8259: no comments, trailing commas, `NaN` or single quotes; strings must be
+    /// valid UTF-8 and escapes well-formed (surrogates paired). A number without a fraction or
+    /// exponent that fits `Int64` becomes ``integer(_:)``; every other number becomes
+    /// ``number(_:)``, and one too large for a `Double` is rejected. Duplicate keys in an object
+    /// and nesting deeper than 512 arrays and objects are rejected.
+    ///
+    /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
+    public init(parsing text: String) throws(JSONParseError) {
+        var text = text
+        self = try text.withUTF8 { JSONParser.result($0) }.get()
+    }
+
+    /// Parses JSON from UTF-8 bytes (a `[UInt8]`, `Data`, a buffer slice …), as
+    /// ``init(parsing:)-(String)`` does; contiguous collections are read in place.
+    ///
+    /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+        if let result = bytes.withContiguousStorageIfAvailable({ JSONParser.result($0) }) {
+            self = try result.get()
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer { JSONParser.result($0) }.get()
+        }
+    }
+}

@@ -1,0 +1,227 @@
+/// The state of one broadcast, mutated only under its lock.
+///
+/// Every operation returns the continuations it made ready (``_Wakeups``); the caller resumes
+/// them after unlocking. `current` is used by ``CurrentValue`` only.
+@usableFromInline
+struct _BroadcastState<Element: Sendable>: Sendable {
+    /// A suspended `deliver`: how many of its pending elements are not yet buffered.
+    @usableFromInline
+    struct ProducerWait: Sendable {
+        @usableFromInline var remaining: Int
+        @usableFromInline var continuation: UnsafeContinuation<Void, Never>?
+
+        @inlinable
+        init() {
+            remaining = 0
+            continuation = nil
+        }
+    }
+
+    /// What a consumer found when it came to take its buffered elements.
+    @usableFromInline
+    enum TakeOutcome: Sendable {
+        /// The buffered elements were swapped into the consumer's batch.
+        case taken
+        /// Nothing is buffered and nothing more will come: the subscriber is unregistered.
+        case ended
+        /// Nothing is buffered yet.
+        case empty
+    }
+
+    @usableFromInline var subscribers: [_SubscriberSlot<Element>] = []
+    @usableFromInline var current: Element?
+    @usableFromInline var isFinished = false
+    @usableFromInline var nextSubscriberID = 0
+    @usableFromInline var waits: [Int: ProducerWait] = [:]
+    @usableFromInline var nextWaitID = 0
+
+    @inlinable
+    init(current: Element?) {
+        self.current = current
+    }
+
+    @inlinable
+    func index(of id: Int) -> Int? {
+        subscribers.firstIndex { $0.id == id }
+    }
+
+    // MARK: Producing
+
+    @inlinable
+    mutating func send(_ element: Element, wakeups: inout _Wakeups) {
+        guard !isFinished else { return }
+        subscribers.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices {
+                slots[index].offer(element, wakeups: &wakeups)
+            }
+        }
+    }
+
+    /// Offers `element` to every subscriber that has room or does not wait, and queues it as
+    /// pending for every full `.suspendProducer` subscriber, under the wait it returns (nil when
+    /// nothing had to wait).
+    @inlinable
+    mutating func deliver(_ element: Element, wait: Int?, wakeups: inout _Wakeups) -> Int? {
+        guard !isFinished else { return wait }
+        var wait = wait
+        for index in subscribers.indices {
+            if _fastPath(!subscribers[index].mustWait) {
+                subscribers[index].offer(element, wakeups: &wakeups)
+            } else {
+                let id = wait ?? beginWait()
+                wait = id
+                subscribers[index].pending.append(_PendingElement(element: element, wait: id))
+                waits[id, default: ProducerWait()].remaining += 1
+            }
+        }
+        return wait
+    }
+
+    @usableFromInline
+    mutating func beginWait() -> Int {
+        let id = nextWaitID
+        nextWaitID += 1
+        waits[id] = ProducerWait()
+        return id
+    }
+
+    /// Stores a suspended producer's continuation; returns true when it must resume at once
+    /// (everything it waited for is buffered, or the wait was cancelled meanwhile).
+    @usableFromInline
+    mutating func parkProducer(wait id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        guard let wait = waits[id], wait.remaining > 0 else {
+            waits[id] = nil
+            return true
+        }
+        waits[id]?.continuation = continuation
+        return false
+    }
+
+    /// Abandons a wait: its pending elements are dropped (and counted) for every subscriber.
+    @usableFromInline
+    mutating func cancelWait(_ id: Int, wakeups: inout _Wakeups) {
+        guard let wait = waits.removeValue(forKey: id) else { return }
+        if wait.remaining > 0 {
+            for index in subscribers.indices where !subscribers[index].pending.isEmpty {
+                let removed = subscribers[index].pending.removeAll { $0.wait == id }
+                if removed > 0 {
+                    subscribers[index].status.countDropped(removed)
+                }
+            }
+        }
+        if let continuation = wait.continuation {
+            wakeups.append(continuation)
+        }
+    }
+
+    /// Records that one pending element of wait `id` left the wait (buffered or discarded).
+    @usableFromInline
+    mutating func settlePending(of id: Int, wakeups: inout _Wakeups) {
+        guard var wait = waits[id] else { return }
+        wait.remaining -= 1
+        if wait.remaining == 0, let continuation = wait.continuation {
+            waits[id] = nil
+            wakeups.append(continuation)
+        } else {
+            waits[id] = wait
+        }
+    }
+
+    @usableFromInline
+    mutating func finish(wakeups: inout _Wakeups) {
+        guard !isFinished else { return }
+        isFinished = true
+        for index in subscribers.indices {
+            if let consumer = subscribers[index].consumer {
+                subscribers[index].consumer = nil
+                wakeups.append(consumer)
+            }
+        }
+    }
+
+    // MARK: Subscribing
+
+    /// Registers a subscriber and returns its id; after `finish` the id stays unregistered, so
+    /// the subscription ends at once. With `replayingCurrent`, the current value is buffered first.
+    @usableFromInline
+    mutating func subscribe(
+        bufferSize: Int,
+        policy: OverflowPolicy,
+        status: _SubscriberStatus,
+        replayingCurrent: Bool
+    ) -> Int {
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        guard !isFinished else { return id }
+        var slot = _SubscriberSlot<Element>(id: id, bufferSize: bufferSize, policy: policy, status: status)
+        if replayingCurrent, let current {
+            slot.buffer.append(current)
+        }
+        subscribers.append(slot)
+        return id
+    }
+
+    /// Unregisters a subscriber, waking its consumer and releasing producers waiting for it.
+    @usableFromInline
+    mutating func unsubscribe(_ id: Int, wakeups: inout _Wakeups) {
+        guard let index = index(of: id) else { return }
+        let slot = subscribers.remove(at: index)
+        if let consumer = slot.consumer {
+            wakeups.append(consumer)
+        }
+        var pending = slot.pending
+        while let element = pending.popFirst() {
+            settlePending(of: element.wait, wakeups: &wakeups)
+        }
+    }
+
+    // MARK: Consuming
+
+    /// Swaps the subscriber's buffered elements into `batch` (which must be empty), then admits
+    /// pending elements into the freed buffer.
+    @inlinable
+    mutating func take(_ id: Int, into batch: inout _FIFOBuffer<Element>, wakeups: inout _Wakeups) -> TakeOutcome {
+        guard let index = index(of: id) else { return .ended }
+        if subscribers[index].buffer.isEmpty {
+            guard isFinished else { return .empty }
+            subscribers.remove(at: index)
+            return .ended
+        }
+        swap(&subscribers[index].buffer, &batch)
+        if !subscribers[index].pending.isEmpty {
+            admitPending(at: index, wakeups: &wakeups)
+        }
+        return .taken
+    }
+
+    @usableFromInline
+    mutating func admitPending(at index: Int, wakeups: inout _Wakeups) {
+        while subscribers[index].buffer.count < subscribers[index].capacity, !subscribers[index].pending.isEmpty {
+            let pending = subscribers[index].pending.removeFirst()
+            subscribers[index].buffer.append(pending.element)
+            settlePending(of: pending.wait, wakeups: &wakeups)
+        }
+    }
+
+    /// Stores a consumer's continuation; returns true when it must resume at once (elements
+    /// arrived, the broadcast finished, or the subscriber is gone).
+    @usableFromInline
+    mutating func parkConsumer(_ id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        guard let index = index(of: id) else { return true }
+        guard subscribers[index].buffer.isEmpty, !isFinished else { return true }
+        subscribers[index].consumer = continuation
+        return false
+    }
+
+    /// Returns elements an abandoned iterator had taken but not consumed to the front of the
+    /// subscriber's buffer, so a later iterator of the same subscription continues with them.
+    @usableFromInline
+    mutating func putBack(_ batch: _FIFOBuffer<Element>, for id: Int, wakeups: inout _Wakeups) {
+        guard let index = index(of: id) else { return }
+        subscribers[index].buffer.prepend(batch)
+        if let consumer = subscribers[index].consumer {
+            subscribers[index].consumer = nil
+            wakeups.append(consumer)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Synchronization
+
+/// The shared core of a ``Broadcast`` or ``CurrentValue``: its state under one lock, and the
+/// suspension points of producers and consumers.
+///
+/// Subscriptions keep the storage alive, not the public object, so dropping the last reference to
+/// a `Broadcast` can finish its subscribers.
+@usableFromInline
+final class _BroadcastStorage<Element: Sendable>: Sendable {
+    @usableFromInline let state: Mutex<_BroadcastState<Element>>
+
+    @inlinable
+    init(current: Element?) {
+        state = Mutex(_BroadcastState(current: current))
+    }
+
+    // MARK: Producing
+
+    @inlinable
+    func send(_ element: Element) {
+        let wakeups = state.withLock { state in
+            var wakeups = _Wakeups()
+            state.send(element, wakeups: &wakeups)
+            return wakeups
+        }
+        wakeups.resumeAll()
+    }
+
+    @inlinable
+    func send<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        let wakeups = state.withLock { state in
+            var wakeups = _Wakeups()
+            for element in elements {
+                state.send(element, wakeups: &wakeups)
+            }
+            return wakeups
+        }
+        wakeups.resumeAll()
+    }
+
+    @inlinable
+    nonisolated(nonsending) func deliver(_ element: Element) async {
+        let (wakeups, wait) = state.withLock { state in
+            var wakeups = _Wakeups()
+            let wait = state.deliver(element, wait: nil, wakeups: &wakeups)
+            return (wakeups, wait)
+        }
+        wakeups.resumeAll()
+        if let wait {
+            await waitForRoom(wait)
+        }
+    }
+
+    @inlinable
+    nonisolated(nonsending) func deliver(contentsOf elements: [Element]) async {
+        let (wakeups, wait) = state.withLock { state in
+            var wakeups = _Wakeups()
+            var wait: Int?
+            for element in elements {
+                wait = state.deliver(element, wait: wait, wakeups: &wakeups)
+            }
+            return (wakeups, wait)
+        }
+        wakeups.resumeAll()
+        if let wait {
+            await waitForRoom(wait)
+        }
+    }
+
+    /// Suspends a producer until every element of its wait is buffered; cancellation drops the
+    /// ones still pending.
+    @usableFromInline
+    nonisolated(nonsending) func waitForRoom(_ wait: Int) async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                if state.withLock({ $0.parkProducer(wait: wait, continuation) }) {
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            let wakeups = state.withLock { state in
+                var wakeups = _Wakeups()
+                state.cancelWait(wait, wakeups: &wakeups)
+                return wakeups
+            }
+            wakeups.resumeAll()
+        }
+    }
+
+    @usableFromInline
+    func finish() {
+        let wakeups = state.withLock { state in
+            var wakeups = _Wakeups()
+            state.finish(wakeups: &wakeups)
+            return wakeups
+        }
+        wakeups.resumeAll()
+    }
+
+    // MARK: Subscribing
+
+    @usableFromInline
+    func subscribe(bufferSize: Int, overflow: OverflowPolicy, replayingCurrent: Bool) -> Broadcast<Element>.Subscription {
+        precondition(bufferSize >= 1, "subscribe(bufferSize:overflow:): bufferSize must be at least 1, got \(bufferSize)")
+        let status = _SubscriberStatus()
+        let id = state.withLock { state in
+            state.subscribe(bufferSize: bufferSize, policy: overflow, status: status, replayingCurrent: replayingCurrent)
+        }
+        return Broadcast<Element>.Subscription(storage: self, id: id, status: status)
+    }
+
+    @usableFromInline
+    func unsubscribe(_ id: Int) {
+        let wakeups = state.withLock { state in
+            var wakeups = _Wakeups()
+            state.unsubscribe(id, wakeups: &wakeups)
+            return wakeups
+        }
+        wakeups.resumeAll()
+    }
+
+    @usableFromInline
+    var subscriberCount: Int {
+        state.withLock { $0.subscribers.count }
+    }
+
+    @usableFromInline
+    func bufferedCount(of id: Int) -> Int {
+        state.withLock { state in
+            state.index(of: id).map { state.subscribers[$0].buffer.count } ?? 0
+        }
+    }
+
+    // MARK: Consuming
+
+    @inlinable
+    func take(_ id: Int, into batch: inout _FIFOBuffer<Element>) -> _BroadcastState<Element>.TakeOutcome {
+        let (outcome, wakeups) = state.withLock { state in
+            var wakeups = _Wakeups()
+            let outcome = state.take(id, into: &batch, wakeups: &wakeups)
+            return (outcome, wakeups)
+        }
+        wakeups.resumeAll()
+        return outcome
+    }
+
+    /// Suspends a consumer until its buffer has elements, the broadcast finishes, or the
+    /// subscription ends; cancelling the consuming task ends the subscription.
+    @usableFromInline
+    func waitForElements(_ id: Int, isolation actor: isolated (any Actor)?) async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
+                if state.withLock({ $0.parkConsumer(id, continuation) }) {
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            unsubscribe(id)
+        }
+    }
+
+    @usableFromInline
+    func putBack(_ batch: _FIFOBuffer<Element>, for id: Int) {
+        let wakeups = state.withLock { state in
+            var wakeups = _Wakeups()
+            state.putBack(batch, for: id, wakeups: &wakeups)
+            return wakeups
+        }
+        wakeups.resumeAll()
+    }
+}

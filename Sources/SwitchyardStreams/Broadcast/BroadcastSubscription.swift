@@ -1,0 +1,135 @@
+extension Broadcast {
+    /// One subscriber's view of a ``Broadcast``: its buffered elements, in order, for a single
+    /// consumer.
+    ///
+    /// The subscription ends when the broadcast finishes (after draining its buffer), when
+    /// ``cancel()`` is called, or when the consuming task is cancelled; dropping the subscription
+    /// and its iterators unregisters it. Iterating it again after leaving a loop continues where
+    /// the previous iterator stopped.
+    public final class Subscription: Sendable, AsyncSequence {
+        public typealias Failure = Never
+
+        @usableFromInline let storage: _BroadcastStorage<Element>
+        @usableFromInline let id: Int
+        @usableFromInline let status: _SubscriberStatus
+
+        @usableFromInline
+        init(storage: _BroadcastStorage<Element>, id: Int, status: _SubscriberStatus) {
+            self.storage = storage
+            self.id = id
+            self.status = status
+        }
+
+        deinit {
+            storage.unsubscribe(id)
+        }
+
+        /// The number of elements this subscriber lost to its overflow policy (including elements
+        /// of a `deliver` cancelled while waiting for it). Still readable after the end.
+        public var droppedCount: Int {
+            status.dropped.load(ordering: .relaxed)
+        }
+
+        /// The number of elements waiting in this subscriber's buffer. An iterator takes all
+        /// waiting elements at once when it runs out, so these are the ones it has not taken yet.
+        public var bufferedCount: Int {
+            storage.bufferedCount(of: id)
+        }
+
+        /// Ends this subscription only, discarding what it buffered; idempotent. A waiting
+        /// iterator returns nil.
+        public func cancel() {
+            status.cancelled.store(true, ordering: .relaxed)
+            storage.unsubscribe(id)
+        }
+
+        /// Returns an iterator over this subscription's elements. Use one iterator at a time.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(consumer: _SubscriptionConsumer(subscription: self))
+        }
+
+        /// The iterator of a ``Subscription``: returns buffered elements without suspending, and
+        /// suspends only when the buffer is empty.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            public typealias Failure = Never
+
+            @usableFromInline let consumer: _SubscriptionConsumer<Element>
+
+            @usableFromInline
+            init(consumer: _SubscriptionConsumer<Element>) {
+                self.consumer = consumer
+            }
+
+            /// Returns the next element, or nil once the subscription has ended or the calling
+            /// task is cancelled (which ends the subscription).
+            @inlinable
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
+                if let element = consumer.batch.popFirst() {
+                    if _fastPath(!consumer.subscription.status.isCancelled && !Task.isCancelled) {
+                        return element
+                    }
+                    consumer.end()
+                    return nil
+                }
+                return await consumer.refill(isolation: actor)
+            }
+
+            /// Returns the next element, or nil once the subscription has ended or the calling
+            /// task is cancelled (which ends the subscription).
+            @inlinable
+            public mutating func next() async -> Element? {
+                await next(isolation: nil)
+            }
+        }
+    }
+}
+
+/// The consuming side of a subscription: the batch the iterator took from the shared buffer and
+/// iterates without locking.
+///
+/// A class so that an iterator abandoned mid-batch (a `break` out of a loop) hands its untaken
+/// elements back to the subscription instead of losing them.
+@usableFromInline
+final class _SubscriptionConsumer<Element: Sendable> {
+    @usableFromInline let subscription: Broadcast<Element>.Subscription
+    @usableFromInline var batch = _FIFOBuffer<Element>()
+
+    @usableFromInline
+    init(subscription: Broadcast<Element>.Subscription) {
+        self.subscription = subscription
+    }
+
+    deinit {
+        if !batch.isEmpty {
+            subscription.storage.putBack(batch, for: subscription.id)
+        }
+    }
+
+    /// Takes the next batch, waiting for one if the buffer is empty.
+    @usableFromInline
+    func refill(isolation actor: isolated (any Actor)?) async -> Element? {
+        let storage = subscription.storage
+        let id = subscription.id
+        while true {
+            if subscription.status.isCancelled || Task.isCancelled {
+                end()
+                return nil
+            }
+            batch.removeAll()
+            switch storage.take(id, into: &batch) {
+            case .taken:
+                return batch.popFirst()
+            case .ended:
+                return nil
+            case .empty:
+                await storage.waitForElements(id, isolation: actor)
+            }
+        }
+    }
+
+    @usableFromInline
+    func end() {
+        batch = _FIFOBuffer()
+        subscription.cancel()
+    }
+}

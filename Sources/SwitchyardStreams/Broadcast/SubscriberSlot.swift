@@ -1,0 +1,86 @@
+import Synchronization
+
+/// What a subscription shares with the producer side outside the lock: its drop counter (which
+/// must outlive the registration, so a finished subscriber can still report it) and whether it
+/// was cancelled (read by the iterator on every element, so an atomic rather than the lock).
+@usableFromInline
+final class _SubscriberStatus: Sendable {
+    @usableFromInline let dropped = Atomic<Int>(0)
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    @inlinable
+    func countDropped(_ count: Int = 1) {
+        dropped.add(count, ordering: .relaxed)
+    }
+}
+
+/// An element a suspended `deliver` could not buffer yet, tagged with the wait it belongs to.
+@usableFromInline
+struct _PendingElement<Element: Sendable>: Sendable {
+    @usableFromInline var element: Element
+    @usableFromInline var wait: Int
+
+    @inlinable
+    init(element: Element, wait: Int) {
+        self.element = element
+        self.wait = wait
+    }
+}
+
+/// One registered subscriber inside the broadcast state: its bounded buffer, its overflow policy,
+/// the elements of producers waiting for room, and the consumer waiting for elements.
+///
+/// Invariant: `pending` is non-empty only while `buffer` is full, so taking from the buffer is the
+/// one place that admits pending elements, in the order they arrived.
+@usableFromInline
+struct _SubscriberSlot<Element: Sendable>: Sendable {
+    @usableFromInline let id: Int
+    @usableFromInline let capacity: Int
+    @usableFromInline let policy: OverflowPolicy
+    @usableFromInline let status: _SubscriberStatus
+    @usableFromInline var buffer = _FIFOBuffer<Element>()
+    @usableFromInline var pending = _FIFOBuffer<_PendingElement<Element>>()
+    @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
+
+    @inlinable
+    init(id: Int, bufferSize: Int, policy: OverflowPolicy, status: _SubscriberStatus) {
+        self.id = id
+        self.capacity = policy == .latest ? 1 : bufferSize
+        self.policy = policy
+        self.status = status
+    }
+
+    /// Buffers `element` for a producer that cannot wait: a full buffer applies the policy, and
+    /// `.suspendProducer` degrades to dropping the arriving element.
+    @inlinable
+    mutating func offer(_ element: Element, wakeups: inout _Wakeups) {
+        if _fastPath(buffer.count < capacity) {
+            buffer.append(element)
+            if let consumer {
+                self.consumer = nil
+                wakeups.append(consumer)
+            }
+            return
+        }
+        switch policy {
+        case .suspendProducer, .dropNewest:
+            status.countDropped()
+        case .dropOldest, .latest:
+            buffer.removeFirst()
+            buffer.append(element)
+            status.countDropped()
+        }
+    }
+
+    /// Whether a producer that can wait must queue `element` as pending instead of offering it.
+    @inlinable
+    var mustWait: Bool {
+        policy == .suspendProducer && buffer.count >= capacity
+    }
+}

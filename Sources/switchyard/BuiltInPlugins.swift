@@ -1,0 +1,13 @@
+import LoggerPlugin
+import Switchyard
+import TimerPlugin
+
+/// The plugin kinds the `switchyard` program knows.
+enum BuiltInPlugins {
+    static var registry: PluginRegistry {
+        var registry = PluginRegistry()
+        registry.register(LoggerPlugin.self)
+        registry.register(TimerPlugin.self)
+        return registry
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Switchyard
+
+/// The `switchyard` command line: parses the arguments and calls the library.
+struct SwitchyardCommand {
+    static let version = "0.1.0"
+    static let defaultConfiguration = "Config/default.json"
+
+    static let usage = """
+        usage: switchyard [run [CONFIG]]     run the bus (CONFIG defaults to \(defaultConfiguration))
+               switchyard validate CONFIG    check a configuration and exit (0 valid, 78 invalid)
+               switchyard plugins            list the plugin kinds and their settings
+               switchyard --help | --version
+
+        Signals: SIGTERM/SIGINT stop the bus gracefully (exit 0); SIGHUP validates the
+        configuration anew and keeps the running one if the new one is invalid.
+        Exit codes: 0 success, 1 failure, 2 usage, 78 invalid configuration.
+        """
+
+    let arguments: [String]
+
+    func run() async -> ExitStatus {
+        var arguments = arguments[...]
+        let command = arguments.popFirst() ?? "run"
+        switch command {
+        case "run":
+            guard arguments.count <= 1 else { return usageError("run takes at most one configuration file") }
+            return await RunCommand(path: arguments.first ?? Self.defaultConfiguration).run()
+        case "validate":
+            guard arguments.count == 1, let path = arguments.first else { return usageError("validate takes one configuration file") }
+            return ValidateCommand(path: path).run()
+        case "plugins":
+            guard arguments.isEmpty else { return usageError("plugins takes no arguments") }
+            Output.out(PluginsCommand.listing(BuiltInPlugins.registry))
+            return .success
+        case "--help", "-h", "help":
+            Output.out(Self.usage)
+            return .success
+        case "--version", "version":
+            Output.out("switchyard \(Self.version)")
+            return .success
+        default:
+            if command.hasSuffix(".json"), arguments.isEmpty {
+                return await RunCommand(path: command).run()
+            }
+            return usageError("unknown command \"\(command)\"")
+        }
+    }
+
+    private func usageError(_ message: String) -> ExitStatus {
+        Output.error("switchyard: \(message)\n\n\(Self.usage)")
+        return .usage
+    }
+}
+
+/// Loading a configuration and building its plugins, as `run`, `validate` and SIGHUP do it.
+enum ConfigurationLoader {
+    static func load(_ path: String, registry: PluginRegistry) throws(ConfigurationError) -> BusConfiguration {
+        let configuration = try BusConfiguration.load(contentsOf: path, environment: ProcessInfo.processInfo.environment,
+                                                      knownKinds: registry.kinds)
+        _ = try Bus.makePlugins(configuration, registry: registry)
+        return configuration
+    }
+}
+
+/// `switchyard validate CONFIG`.
+struct ValidateCommand {
+    let path: String
+
+    func run() -> ExitStatus {
+        do {
+            let configuration = try ConfigurationLoader.load(path, registry: BuiltInPlugins.registry)
+            let plugins = configuration.plugins.map { "\($0.name) (\($0.kind))" }.joined(separator: ", ")
+            Output.out("\(path): valid: bus \"\(configuration.bus.name)\", \(configuration.plugins.count) plugin(s): \(plugins)")
+            return .success
+        } catch {
+            Output.error(error.description)
+            return .invalidConfiguration
+        }
+    }
+}
+
+/// `switchyard plugins`.
+enum PluginsCommand {
+    static func listing(_ registry: PluginRegistry) -> String {
+        var lines = [
+            "Every plugin entry takes \"name\" (required, lower-case letters, digits and '-'), \"kind\" (required),",
+            "and \"restart\": \"on-failure\" (default) | \"always\" | \"never\", or an object",
+            "{\"policy\", \"maxRestarts\" (5), \"window\" (60 s), \"initialBackoff\" (0.1 s), \"maxBackoff\" (30 s)}.",
+        ]
+        for type in registry.pluginTypes {
+            lines.append("")
+            lines.append("\(type.kind): \(type.summary)")
+            let keyWidth = type.settingDescriptions.map(\.key.count).max() ?? 0
+            for setting in type.settingDescriptions {
+                let key = setting.key.padding(toLength: keyWidth, withPad: " ", startingAt: 0)
+                let defaultText = setting.defaultValue.map { "default \($0)" } ?? "required"
+                lines.append("  \(key)  \(setting.type); \(defaultText). \(setting.summary)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The real `switchyard` executable, started as a child process with its output captured.
+final class SwitchyardProcess: Sendable {
+    /// Where the built executable is: beside the test bundle in the build folder.
+    static let executable: URL = {
+        if let override = ProcessInfo.processInfo.environment["SWITCHYARD_EXECUTABLE"] {
+            return URL(fileURLWithPath: override)
+        }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("switchyard")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/switchyard")
+    }()
+
+    /// The package root, where `Config/` lives.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private let process = Process()
+    private let output = Mutex((stdout: Data(), stderr: Data()))
+
+    /// Starts `switchyard` with `arguments` in `directory` (default: the package root).
+    init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        let output = self.output
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            output.withLock { $0.stdout.append(data) }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            output.withLock { $0.stderr.append(data) }
+        }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stdout: String { output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    var stderr: String { output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+
+    /// Sends a signal to the process.
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Polls until `condition` holds for the captured output; `false` after `timeout`.
+    func wait(timeout: Duration = .seconds(20), until condition: (SwitchyardProcess) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            if !process.isRunning { return condition(self) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self)
+    }
+
+    /// Waits for the process to exit and returns its exit status; kills it after `timeout`
+    /// and records an issue.
+    func exitStatus(timeout: Duration = .seconds(20)) async -> Int32 {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            Issue.record("switchyard did not exit within \(timeout); killing it. stderr:\n\(stderr)")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        // Let the readability handlers collect the last bytes.
+        try? await Task.sleep(for: .milliseconds(50))
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Whether the process has blocked SIGTERM (read from /proc), i.e. `main` has started.
+    var hasBlockedStopSignals: Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(SIGTERM - 1)) != 0
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// A temporary directory removed when the test ends.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to `name` inside the directory and returns its path.
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

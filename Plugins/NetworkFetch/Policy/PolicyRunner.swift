@@ -13,16 +13,24 @@ struct PolicyRunner: Sendable {
     /// Quiet time required after a trigger before it is acted on; `nil` acts at once.
     var debounce: Duration?
     var clock: any Clock<Duration>
-    /// Called with each trigger the `leading` policy ignores.
-    var onDrop: @Sendable () -> Void = {}
+    /// Told about each trigger the policy ignores and each piece of work that ended.
+    var observe: @Sendable (Event) -> Void = { _ in }
+
+    /// What ``observe`` is told.
+    enum Event: Sendable, Hashable {
+        /// A trigger was ignored (`leading` while busy).
+        case dropped
+        /// Work ended and its slot is free again.
+        case finished
+    }
 
     func run<Triggers: AsyncSequence & Sendable>(
         _ triggers: Triggers, work: @escaping @Sendable (Triggers.Element) async -> Void
     ) async where Triggers.Element: Sendable, Triggers.Failure == Never {
-        let slots = PolicySlots(policy: policy)
-        let onDrop = onDrop
+        let observe = observe
+        let slots = PolicySlots(policy: policy, onFinish: { observe(.finished) })
         let submit: @Sendable (Triggers.Element) async -> Void = { element in
-            if await slots.submit(work: { await work(element) }) == .drop { onDrop() }
+            if await slots.submit(work: { await work(element) }) == .drop { observe(.dropped) }
         }
         await withTaskCancellationHandler {
             var pending: Task<Void, Never>?
@@ -63,9 +71,11 @@ private final class PolicySlots: Sendable {
     }
 
     private let state: Mutex<State>
+    private let onFinish: @Sendable () -> Void
 
-    init(policy: TriggerPolicy) {
+    init(policy: TriggerPolicy, onFinish: @escaping @Sendable () -> Void) {
         state = Mutex(State(machine: PolicyStateMachine(policy: policy)))
+        self.onFinish = onFinish
     }
 
     /// Starts `work` as the policy allows, waiting for a slot when it says so; returns the
@@ -116,6 +126,7 @@ private final class PolicySlots: Sendable {
             guard state.machine.hasFreeSlot, !state.waiters.isEmpty else { return nil }
             return state.waiters.removeFirst().continuation
         }
+        onFinish()
         waiter?.resume()
     }
 

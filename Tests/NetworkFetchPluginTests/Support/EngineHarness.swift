@@ -31,7 +31,7 @@ struct EngineHarness: Sendable {
             warn: { bus.log($0) }, requestIDs: RequestIDs())
         runner = PolicyRunner(
             policy: configuration.policy, debounce: configuration.debounce, clock: clock,
-            onDrop: { bus.log("dropped") })
+            observe: { bus.log("runner: \($0)") })
         (stream, triggers) = AsyncStream.makeStream(of: BusAction.self)
     }
 

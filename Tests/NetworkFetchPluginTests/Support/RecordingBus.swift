@@ -13,12 +13,19 @@ final class RecordingBus: Sendable {
         var continuation: CheckedContinuation<BusAction, Never>
     }
 
+    private struct LogWaiter {
+        var text: String
+        var count: Int
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var actions: [BusAction] = []
         var slice = LoadableSlice.initial
         var logs: [String] = []
         var nextID: UInt64 = 1
         var waiters: [Waiter] = []
+        var logWaiters: [LogWaiter] = []
     }
 
     let name: String
@@ -51,7 +58,30 @@ final class RecordingBus: Sendable {
     }
 
     func log(_ line: String) {
-        state.withLock { $0.logs.append(line) }
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.logs.append(line)
+            var woken: [CheckedContinuation<Void, Never>] = []
+            let logs = state.logs
+            state.logWaiters.removeAll { waiter in
+                guard logs.count(where: { $0.contains(waiter.text) }) >= waiter.count else { return false }
+                woken.append(waiter.continuation)
+                return true
+            }
+            return woken
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Returns once `count` log lines containing `text` have been written.
+    func waitForLog(containing text: String, count: Int = 1) async {
+        await withCheckedContinuation { continuation in
+            let found = state.withLock { state -> Bool in
+                if state.logs.count(where: { $0.contains(text) }) >= count { return true }
+                state.logWaiters.append(LogWaiter(text: text, count: count, continuation: continuation))
+                return false
+            }
+            if found { continuation.resume() }
+        }
     }
 
     /// Returns the first action (already recorded or still to come) satisfying `predicate`.

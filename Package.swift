@@ -21,7 +21,8 @@ let package = Package(
         ),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "PluginTests", dependencies: ["LoggerPlugin", "TimerPlugin"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
         .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
         .testTarget(

@@ -56,11 +56,11 @@ final class LineWriter: Sendable {
             return true
         }
         guard admitted else { return false }
-        queue.async { [descriptor, counts] in
+        queue.async { [self] in
             var bytes = Array(line.utf8)
             bytes.append(10)
-            Self.writeAll(bytes, to: descriptor)
-            counts.withLock { $0.pending -= 1 }
+            Self.writeAll(bytes, to: self.descriptor)
+            self.counts.withLock { $0.pending -= 1 }
         }
         return true
     }

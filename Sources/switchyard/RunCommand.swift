@@ -6,21 +6,22 @@ import Switchyard
 /// `switchyard run [CONFIG]`: runs the bus until SIGTERM or SIGINT.
 struct RunCommand {
     let path: String
+    let signals: SignalListener
 
     func run() async -> ExitStatus {
         let registry = BuiltInPlugins.registry
         let environment = ProcessInfo.processInfo.environment
         let bus: Bus
         do {
-            let configuration = try BusConfiguration.load(contentsOf: path, environment: environment, knownKinds: registry.kinds)
+            let configuration = try BusConfiguration.load(contentsOf: path, environment: environment, registry: registry)
             bus = try Bus(configuration: configuration, registry: registry)
         } catch {
             Output.error(error.description)
             return .invalidConfiguration
         }
-        let signals = SignalHandling(bus: bus, configurationPath: path, registry: registry)
-        signals.install()
-        defer { signals.uninstall() }
+        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry)
+        signals.setHandler { signal in reactions.handle(signal) }
+        defer { signals.removeHandler() }
         let readiness = Task {
             guard await bus.waitUntilReady() else { return }
             if let problem = SystemdNotifier.notify("READY=1", environment: environment) {
@@ -38,39 +39,25 @@ struct RunCommand {
     }
 }
 
-/// The Dispatch signal sources of a running bus. The signals were blocked first thing in
-/// `main`, so they wait here instead of killing the process.
-final class SignalHandling: Sendable {
+/// What the process does on each signal.
+final class SignalReactions: Sendable {
     private let bus: Bus
     private let configurationPath: String
     private let registry: PluginRegistry
-    private let queue = DispatchQueue(label: "switchyard.signals")
-    private let sources: [any DispatchSourceSignal]
+    private let stopSignals = StopSignalCount()
 
     init(bus: Bus, configurationPath: String, registry: PluginRegistry) {
         self.bus = bus
         self.configurationPath = configurationPath
         self.registry = registry
-        sources = [SIGTERM, SIGINT, SIGHUP].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
     }
 
-    func install() {
-        let stopSignals = StopSignalCount()
-        for source in sources {
-            let signal = Int32(source.handle)
-            source.setEventHandler { [self] in
-                if signal == SIGHUP {
-                    reload()
-                } else {
-                    stop(signal: signal, count: stopSignals.increment())
-                }
-            }
-            source.resume()
+    func handle(_ signal: Int32) {
+        if signal == SIGHUP {
+            reload()
+        } else {
+            stop(signal: signal, count: stopSignals.increment())
         }
-    }
-
-    func uninstall() {
-        for source in sources { source.cancel() }
     }
 
     private func stop(signal: Int32, count: Int) {
@@ -85,7 +72,7 @@ final class SignalHandling: Sendable {
         // The bus stops its plugins within the stop timeout; this is the backstop should
         // anything else hang, so a stop request always ends the process.
         let backstop = bus.configuration.bus.stopTimeout + .seconds(5)
-        queue.asyncAfter(deadline: .now() + .milliseconds(Int(backstop.components.seconds * 1000))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(backstop.components.seconds * 1000))) {
             Output.error("switchyard: error: did not stop within \(backstop); exiting")
             exit(ExitStatus.failure.rawValue)
         }

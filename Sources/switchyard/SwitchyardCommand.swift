@@ -12,12 +12,13 @@ struct SwitchyardCommand {
                switchyard plugins            list the plugin kinds and their settings
                switchyard --help | --version
 
-        Signals: SIGTERM/SIGINT stop the bus gracefully (exit 0); SIGHUP validates the
-        configuration anew and keeps the running one if the new one is invalid.
+        Signals: SIGTERM/SIGINT stop the bus gracefully (exit 0; a second one exits at once);
+        SIGHUP validates the configuration anew and keeps the running one if the new one is invalid.
         Exit codes: 0 success, 1 failure, 2 usage, 78 invalid configuration.
         """
 
     let arguments: [String]
+    let signals: SignalListener
 
     func run() async -> ExitStatus {
         var arguments = arguments[...]
@@ -25,7 +26,7 @@ struct SwitchyardCommand {
         switch command {
         case "run":
             guard arguments.count <= 1 else { return usageError("run takes at most one configuration file") }
-            return await RunCommand(path: arguments.first ?? Self.defaultConfiguration).run()
+            return await RunCommand(path: arguments.first ?? Self.defaultConfiguration, signals: signals).run()
         case "validate":
             guard arguments.count == 1, let path = arguments.first else { return usageError("validate takes one configuration file") }
             return ValidateCommand(path: path).run()
@@ -41,7 +42,7 @@ struct SwitchyardCommand {
             return .success
         default:
             if command.hasSuffix(".json"), arguments.isEmpty {
-                return await RunCommand(path: command).run()
+                return await RunCommand(path: command, signals: signals).run()
             }
             return usageError("unknown command \"\(command)\"")
         }
@@ -56,10 +57,7 @@ struct SwitchyardCommand {
 /// Loading a configuration and building its plugins, as `run`, `validate` and SIGHUP do it.
 enum ConfigurationLoader {
     static func load(_ path: String, registry: PluginRegistry) throws(ConfigurationError) -> BusConfiguration {
-        let configuration = try BusConfiguration.load(contentsOf: path, environment: ProcessInfo.processInfo.environment,
-                                                      knownKinds: registry.kinds)
-        _ = try Bus.makePlugins(configuration, registry: registry)
-        return configuration
+        try BusConfiguration.load(contentsOf: path, environment: ProcessInfo.processInfo.environment, registry: registry)
     }
 }
 

@@ -102,7 +102,8 @@ struct ProcessTests {
         let bus = try SwitchyardProcess(["run"], environment: ["NOTIFY_SOCKET": socketPath])
         let message = await receiver.receive(timeout: .seconds(20))
         #expect(message == "READY=1")
-        #expect(bus.stderr.contains("ready:") || (await bus.wait { $0.stderr.contains("ready:") }))
+        let logged = await bus.wait { $0.stderr.contains("ready:") }
+        #expect(logged)
         bus.signal(SIGTERM)
         #expect(await bus.exitStatus() == 0)
     }

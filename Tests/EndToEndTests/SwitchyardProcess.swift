@@ -27,7 +27,7 @@ final class SwitchyardProcess: Sendable {
         .deletingLastPathComponent()
 
     private let process = Process()
-    private let output = Mutex((stdout: Data(), stderr: Data()))
+    private let output = CapturedOutput()
 
     /// Starts `switchyard` with `arguments` in `directory` (default: the package root).
     init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:]) throws {
@@ -42,19 +42,17 @@ final class SwitchyardProcess: Sendable {
         process.standardInput = FileHandle.nullDevice
         let output = self.output
         stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            output.withLock { $0.stdout.append(data) }
+            output.append(handle.availableData, toErrors: false)
         }
         stderr.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            output.withLock { $0.stderr.append(data) }
+            output.append(handle.availableData, toErrors: true)
         }
         try process.run()
     }
 
     var pid: Int32 { process.processIdentifier }
-    var stdout: String { output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
-    var stderr: String { output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    var stdout: String { output.text(errors: false) }
+    var stderr: String { output.text(errors: true) }
 
     /// Sends a signal to the process.
     func signal(_ signal: Int32) {
@@ -121,5 +119,18 @@ final class TemporaryDirectory: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Bytes a child wrote to stdout and stderr, collected from the pipes' handlers.
+final class CapturedOutput: Sendable {
+    private let data = Mutex((stdout: Data(), stderr: Data()))
+
+    func append(_ bytes: Data, toErrors: Bool) {
+        data.withLock { if toErrors { $0.stderr.append(bytes) } else { $0.stdout.append(bytes) } }
+    }
+
+    func text(errors: Bool) -> String {
+        data.withLock { String(decoding: errors ? $0.stderr : $0.stdout, as: UTF8.self) }
     }
 }

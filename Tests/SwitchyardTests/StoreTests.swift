@@ -26,7 +26,7 @@ struct StoreTests {
         for value in 1...500 { #expect(store.send(value)) }
         await store.dispatch(501)
         #expect(store.currentState.log == Array(1...501))
-        #expect(await store.statistics.reduced == 501)
+        #expect(store.statistics.reduced == 501)
     }
 
     /// The pure `(State, Action) -> State` reducer form works like the in-place form.

@@ -14,7 +14,7 @@ import SwitchyardStreams
 /// var registry = PluginRegistry()
 /// registry.register(Heartbeat.self)
 /// let configuration = try BusConfiguration.load(contentsOf: "Config/app.json",
-///     environment: ProcessInfo.processInfo.environment, knownKinds: registry.kinds)
+///     environment: ProcessInfo.processInfo.environment, registry: registry)
 /// let bus = try Bus(configuration: configuration, registry: registry)
 /// try await bus.run()
 /// ```
@@ -84,10 +84,8 @@ public actor Bus {
         for declaration in configuration.plugins {
             do {
                 plugins.append(try registry.makePlugin(declaration))
-            } catch let error as PluginSettingsError {
-                problems += error.problems
             } catch {
-                problems.append(ConfigurationProblem(path: declaration.path, message: String(describing: error)))
+                problems += registry.problems(in: declaration)
             }
         }
         guard problems.isEmpty else { throw ConfigurationError(file: configuration.file, problems: problems) }

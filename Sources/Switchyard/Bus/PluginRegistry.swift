@@ -31,7 +31,33 @@ public struct PluginRegistry: Sendable {
                                      message: "unknown kind \"\(declaration.kind)\"; known kinds: \(kinds.joined(separator: ", "))")
             ])
         }
-        let settings = PluginSettings(declaration.settings, path: declaration.path)
-        return try type.init(name: declaration.name, settings: settings)
+        return try type.init(name: declaration.name, settings: PluginSettings(declaration))
+    }
+
+    /// The problems building the plugin a declaration names would report; empty when valid.
+    public func problems(in declaration: PluginDeclaration) -> [ConfigurationProblem] {
+        do {
+            _ = try makePlugin(declaration)
+            return []
+        } catch let error as PluginSettingsError {
+            return error.problems
+        } catch {
+            return [ConfigurationProblem(path: declaration.path, message: String(describing: error))]
+        }
+    }
+}
+
+extension BusConfiguration {
+    /// Reads and validates a configuration file, plugin settings included, against the kinds
+    /// of `registry`; every problem in the file is reported at once.
+    /// - Throws: ``ConfigurationError`` with each problem's file, key path and reason.
+    public static func load(contentsOf path: String, environment: [String: String], registry: PluginRegistry) throws(ConfigurationError) -> BusConfiguration {
+        try load(contentsOf: path, environment: environment, knownKinds: registry.kinds, checkPlugin: registry.problems(in:))
+    }
+
+    /// Parses and validates configuration text, plugin settings included, against the kinds of
+    /// `registry`. - Throws: ``ConfigurationError`` with every problem.
+    public static func parse(_ text: String, file: String, environment: [String: String], registry: PluginRegistry) throws(ConfigurationError) -> BusConfiguration {
+        try parse(text, file: file, environment: environment, knownKinds: registry.kinds, checkPlugin: registry.problems(in:))
     }
 }

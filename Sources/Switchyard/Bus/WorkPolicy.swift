@@ -34,7 +34,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
                 for await element in self {
-                    if running >= max(1, maxConcurrent) {
+                    if running >= Swift.max(1, maxConcurrent) {
                         await group.next()
                         running -= 1
                     }

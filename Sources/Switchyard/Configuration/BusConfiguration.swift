@@ -25,6 +25,8 @@ public struct BusConfiguration: Sendable {
     ///   - file: The name problems are reported under, such as `Config/tracker.json`.
     ///   - environment: The variables `${VAR}` references resolve against.
     ///   - knownKinds: The plugin kinds that can be started; any other `kind` is a problem.
+    ///   - checkPlugin: Validates one well-formed plugin entry's own settings; its problems are
+    ///     reported with the structural ones. Default: no check.
     /// - Throws: ``ConfigurationError`` listing every structural problem: bad JSON (with line and
     ///   column), a missing or mistyped `plugins`, invalid or duplicate names, unknown kinds,
     ///   invalid restart policies, unset variables and unknown keys outside plugin entries.
@@ -32,7 +34,8 @@ public struct BusConfiguration: Sendable {
         _ text: String,
         file: String,
         environment: [String: String],
-        knownKinds: [String]
+        knownKinds: [String],
+        checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
         let document: JSON
         do {
@@ -40,7 +43,7 @@ public struct BusConfiguration: Sendable {
         } catch {
             throw ConfigurationError(file: file, path: "", message: error.description)
         }
-        return try validate(document, file: file, environment: environment, knownKinds: knownKinds)
+        return try validate(document, file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     /// Reads the file at `path` and parses it as ``parse(_:file:environment:knownKinds:)`` does,
@@ -51,7 +54,8 @@ public struct BusConfiguration: Sendable {
     public static func load(
         contentsOf path: String,
         environment: [String: String],
-        knownKinds: [String]
+        knownKinds: [String],
+        checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
         let bytes: [UInt8]
         do {
@@ -65,14 +69,15 @@ public struct BusConfiguration: Sendable {
         } catch {
             throw ConfigurationError(file: path, path: "", message: error.description)
         }
-        return try validate(document, file: path, environment: environment, knownKinds: knownKinds)
+        return try validate(document, file: path, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     private static func validate(
         _ document: JSON,
         file: String,
         environment: [String: String],
-        knownKinds: [String]
+        knownKinds: [String],
+        checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
     ) throws(ConfigurationError) -> BusConfiguration {
         guard case .object(var members) = document else {
             throw ConfigurationError(
@@ -110,6 +115,8 @@ public struct BusConfiguration: Sendable {
             root.problem("plugins", "expected an array of plugin objects, got \(PluginSettings.quote(other))")
         }
         root.reportUnknownKeys()
+        // Plugin settings are checked too, so one run reports every problem in the file.
+        for declaration in plugins { log.problems.append(contentsOf: checkPlugin(declaration)) }
         guard log.problems.isEmpty else {
             throw ConfigurationError(file: file, problems: log.problems)
         }

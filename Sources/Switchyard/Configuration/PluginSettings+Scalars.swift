@@ -9,7 +9,7 @@ extension PluginSettings {
     public func string(_ key: String) -> String? {
         guard let found = value(key) else { return nil }
         guard case .string(let text) = found else {
-            record(key, "expected a string, got \(describe(found, at: key))")
+            problem(key, "expected a string, got \(describe(found, at: key))")
             return nil
         }
         return text
@@ -30,7 +30,7 @@ extension PluginSettings {
         }
         guard let text = string(key) else { return "" }
         if text.isEmpty {
-            record(key, "expected a non-empty string, got \"\"")
+            problem(key, "expected a non-empty string, got \"\"")
         }
         return text
     }
@@ -49,7 +49,7 @@ extension PluginSettings {
         {
             message += "; did you mean \(JSON.string(suggestion).serialized())?"
         }
-        record(key, message)
+        problem(key, message)
         return defaultValue
     }
 
@@ -70,7 +70,7 @@ extension PluginSettings {
         if case .string(let text) = found, let pattern = TypePattern(text) {
             return pattern
         }
-        record(
+        problem(
             key,
             "expected an action type pattern: \"*\" (every action), \"domain/*\" (every action of a domain) "
                 + "or \"domain/event\" (lower-case letters, digits, '-', '_' and '.'), got \(describe(found, at: key))"
@@ -87,7 +87,7 @@ extension PluginSettings {
         if let integer = found.intValue, range?.contains(integer) ?? true {
             return integer
         }
-        record(key, "expected \(Self.describeInteger(range)), got \(describe(found, at: key))")
+        problem(key, "expected \(Self.describeInteger(range)), got \(describe(found, at: key))")
         return nil
     }
 
@@ -102,7 +102,7 @@ extension PluginSettings {
         if let number = found.doubleValue, range?.contains(number) ?? true {
             return number
         }
-        record(key, "expected a number\(Self.describe(range)), got \(describe(found, at: key))")
+        problem(key, "expected a number\(Self.describe(range)), got \(describe(found, at: key))")
         return nil
     }
 
@@ -117,7 +117,7 @@ extension PluginSettings {
         if case .bool(let flag) = found {
             return flag
         }
-        record(key, "expected true or false, got \(describe(found, at: key))")
+        problem(key, "expected true or false, got \(describe(found, at: key))")
         return nil
     }
 
@@ -132,11 +132,11 @@ extension PluginSettings {
         guard let found = scalar(key) else { return nil }
         let requirement = range.map { Self.describe($0) } ?? " > 0"
         guard let number = found.doubleValue, range?.contains(number) ?? (number > 0) else {
-            record(key, "expected a number of seconds\(requirement), got \(describe(found, at: key))")
+            problem(key, "expected a number of seconds\(requirement), got \(describe(found, at: key))")
             return nil
         }
         guard number <= Self.maximumSeconds else {
-            record(key, "expected a number of seconds at most 1000000000, got \(describe(found, at: key))")
+            problem(key, "expected a number of seconds at most 1000000000, got \(describe(found, at: key))")
             return nil
         }
         return .seconds(number)

@@ -24,7 +24,7 @@ public final class PluginSettings {
     /// The settings as given, after environment expansion.
     public let values: [String: JSON]
 
-    private let log: Log
+    let log: Log
     private let reservedKeys: Set<String>
     private let checksUnknownKeys: Bool
     private var knownKeys: Set<String> = []
@@ -90,92 +90,6 @@ public final class PluginSettings {
         }
     }
 
-    // MARK: Values of any kind and nested settings
-
-    /// The value at `key` as it is, or `nil` when absent; for settings of free form such as a
-    /// payload template.
-    public func json(_ key: String) -> JSON? {
-        value(key)
-    }
-
-    /// A reader over the object at `key`, sharing this reader's problems; `nil` when absent or
-    /// not an object (a problem).
-    public func object(_ key: String) -> PluginSettings? {
-        guard let found = value(key) else { return nil }
-        guard case .object(let members) = found else {
-            record(key, "expected an object, got \(describe(found, at: key))")
-            return nil
-        }
-        return child(members, path: keyPath(key))
-    }
-
-    /// Readers over the objects of the array at `key` (`plugins[2].routes[0]`, …); empty when
-    /// absent. A non-array, or an element that is not an object, is a problem and is skipped.
-    public func array(_ key: String) -> [PluginSettings] {
-        guard let found = value(key) else { return [] }
-        guard case .array(let elements) = found else {
-            record(key, "expected an array of objects, got \(describe(found, at: key))")
-            return []
-        }
-        let arrayPath = keyPath(key)
-        return elements.enumerated().compactMap { offset, element in
-            let elementPath = SettingsPath.element(offset, of: arrayPath)
-            guard case .object(let members) = element else {
-                log.problems.append(ConfigurationProblem(
-                    path: elementPath,
-                    message: "expected an object, got \(describe(element, atPath: elementPath))"
-                ))
-                return nil
-            }
-            return child(members, path: elementPath)
-        }
-    }
-
-    /// The object of strings at `key`, such as HTTP headers; empty when absent. A member that is
-    /// not a string is a problem at its own path and is left out.
-    public func stringMap(_ key: String) -> [String: String] {
-        guard let found = value(key) else { return [:] }
-        guard case .object(let members) = found else {
-            record(key, "expected an object of strings, got \(describe(found, at: key))")
-            return [:]
-        }
-        let mapPath = keyPath(key)
-        var strings: [String: String] = [:]
-        for name in members.keys.sorted() {
-            let member = members[name].unsafelyUnwrapped
-            let memberPath = SettingsPath.member(name, of: mapPath)
-            guard case .string(let text) = member else {
-                log.problems.append(ConfigurationProblem(
-                    path: memberPath,
-                    message: "expected a string, got \(describe(member, atPath: memberPath))"
-                ))
-                continue
-            }
-            strings[name] = text
-        }
-        return strings
-    }
-
-    /// The array of strings at `key`; empty when absent. A non-array or an element that is not
-    /// a string is a problem.
-    public func strings(_ key: String) -> [String] {
-        guard let found = value(key) else { return [] }
-        guard case .array(let elements) = found else {
-            record(key, "expected an array of strings, got \(describe(found, at: key))")
-            return []
-        }
-        let arrayPath = keyPath(key)
-        return elements.enumerated().compactMap { offset, element in
-            if case .string(let text) = element { return text }
-            let elementPath = SettingsPath.element(offset, of: arrayPath)
-            log.problems.append(ConfigurationProblem(
-                path: elementPath,
-                message: "expected a string, got \(describe(element, atPath: elementPath))"
-            ))
-            return nil
-        }
-    }
-
     // MARK: Shared machinery
 
     /// The problems and environment templates shared by a reader and every reader it makes.
@@ -198,10 +112,6 @@ public final class PluginSettings {
         SettingsPath.member(key, of: path)
     }
 
-    func record(_ key: String, _ message: String) {
-        problem(key, message)
-    }
-
     /// The text that came from the environment at `key`, as written, when there is one.
     func environmentTemplate(at key: String) -> String? {
         log.environmentTemplates[keyPath(key)]
@@ -213,7 +123,7 @@ public final class PluginSettings {
         describe(value, atPath: keyPath(key))
     }
 
-    private func describe(_ value: JSON, atPath path: String) -> String {
+    func describe(_ value: JSON, atPath path: String) -> String {
         if let template = log.environmentTemplates[path] {
             return "the expansion of \(JSON.string(template).serialized())"
         }
@@ -227,7 +137,7 @@ public final class PluginSettings {
         return String(text.prefix(limit)) + "…"
     }
 
-    private func child(_ members: [String: JSON], path childPath: String) -> PluginSettings {
+    func child(_ members: [String: JSON], path childPath: String) -> PluginSettings {
         let reader = PluginSettings(members, path: childPath, log: log)
         children.append(reader)
         return reader
@@ -253,3 +163,7 @@ public final class PluginSettings {
         }
     }
 }
+
+/// A reader belongs to the synchronous init of one plugin; it records problems without locks.
+@available(*, unavailable)
+extension PluginSettings: Sendable {}

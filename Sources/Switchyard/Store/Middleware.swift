@@ -25,7 +25,7 @@ public struct Middleware<State: Sendable, Action: Sendable>: Sendable {
     public init<Effects: AsyncSequence>(
         bufferSize: Int = 1024,
         _ body: @escaping @Sendable (State, Action) -> Effects
-    ) where Effects.Element == Action, Effects.Failure == Never {
+    ) where Effects.Element == Action, Effects.Failure == Never, Effects: Sendable {
         self.bufferSize = bufferSize
         self.run = { state, action, emit in
             for await emitted in body(state, action) { await emit(emitted) }
@@ -38,7 +38,7 @@ public struct Middleware<State: Sendable, Action: Sendable>: Sendable {
     public init<Effects: AsyncSequence>(
         bufferSize: Int = 1024,
         throwing body: @escaping @Sendable (State, Action) -> Effects
-    ) where Effects.Element == Action {
+    ) where Effects.Element == Action, Effects: Sendable {
         self.bufferSize = bufferSize
         self.run = { state, action, emit in
             for try await emitted in body(state, action) { await emit(emitted) }

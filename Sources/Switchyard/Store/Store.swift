@@ -26,14 +26,10 @@ public actor Store<State: Sendable, Action: Sendable> {
     private let hasMiddleware: Bool
     private let afterReduce: (@Sendable ([Action]) async -> Void)?
     private let beforeDelivery: (@Sendable ([Action]) async -> Void)?
-    private let counters = Mutex(Counters())
+    private let counters = StoreCounters()
     private let middlewareTasks: [Task<Void, Never>]
     private let middlewareSubscriptions: [Broadcast<(State, Action)>.Subscription]
 
-    private struct Counters {
-        var reduced: UInt64 = 0
-        var middlewareFailures: UInt64 = 0
-    }
 
     /// Creates a store whose reducer changes the state in place.
     ///
@@ -89,10 +85,6 @@ public actor Store<State: Sendable, Action: Sendable> {
         let inbox = self.inbox
         let counters = self.counters
         let onError = options.onMiddlewareError
-        inbox.setDrainStarter { [weak self] in
-            guard let self else { return }
-            Task { await self.drain() }
-        }
         let subscriptions = middleware.map { feed.subscribe(bufferSize: $0.bufferSize, overflow: .dropOldest) }
         self.middlewareSubscriptions = subscriptions
         // The middleware tasks hold the inbox, not the store, so a store nobody references is
@@ -106,11 +98,15 @@ public actor Store<State: Sendable, Action: Sendable> {
                     do {
                         try await middleware.run(state, action, emit)
                     } catch {
-                        counters.withLock { $0.middlewareFailures &+= 1 }
+                        counters.countMiddlewareFailure()
                         onError(error)
                     }
                 }
             }
+        }
+        inbox.setDrainStarter { [weak self] in
+            guard let self else { return }
+            Task { await self.drain() }
         }
     }
 
@@ -214,7 +210,7 @@ public actor Store<State: Sendable, Action: Sendable> {
 
     /// Counters of what the store did so far.
     public nonisolated var statistics: StoreStatistics {
-        let counts = counters.withLock { $0 }
+        let counts = counters.snapshot
         return StoreStatistics(
             reduced: counts.reduced,
             rejected: inbox.rejected,
@@ -260,7 +256,7 @@ public actor Store<State: Sendable, Action: Sendable> {
                 actions.append(entry.action)
                 if hasMiddleware { middlewareFeed.send((state, entry.action)) }
             }
-            counters.withLock { $0.reduced &+= UInt64(batch.count) }
+            counters.countReduced(batch.count)
             if let afterReduce { await afterReduce(actions) }
             stateValue.send(state)
             if let beforeDelivery { await beforeDelivery(actions) }
@@ -273,5 +269,20 @@ public actor Store<State: Sendable, Action: Sendable> {
             actionStream.finish()
             stateValue.finish()
         }
+    }
+}
+
+/// The store's counters, readable from any task.
+private final class StoreCounters: Sendable {
+    private let counts = Mutex((reduced: UInt64(0), middlewareFailures: UInt64(0)))
+
+    var snapshot: (reduced: UInt64, middlewareFailures: UInt64) { counts.withLock { $0 } }
+
+    func countReduced(_ count: Int) {
+        counts.withLock { $0.reduced &+= UInt64(count) }
+    }
+
+    func countMiddlewareFailure() {
+        counts.withLock { $0.middlewareFailures &+= 1 }
     }
 }

@@ -1,0 +1,37 @@
+import Switchyard
+import Testing
+
+struct ConfigurationSuggestionTests {
+    /// Edit distance counts insertions, deletions and substitutions.
+    @Test(arguments: [
+        ("", "", 0), ("", "abc", 3), ("abc", "", 3), ("kitten", "sitting", 3),
+        ("interval", "intervall", 1), ("interval", "intreval", 2), ("flaw", "lawn", 2), ("héllo", "hello", 1),
+    ])
+    func editDistance(first: String, second: String, distance: Int) {
+        #expect(DidYouMean.editDistance(first, second) == distance)
+        #expect(DidYouMean.editDistance(second, first) == distance)
+    }
+
+    /// A suggestion is offered only within max(1, length / 3) edits, ignoring case.
+    @Test(arguments: [
+        ("intervall", "interval"),
+        ("INTERVAL", "interval"),
+        ("fsynk", "fsync"),
+        ("hst", "host"),
+        ("ab", nil),
+        ("xyz", nil),
+        ("datadirectory", "dataDirectory"),
+        ("plugin", "plugins"),
+    ] as [(String, String?)])
+    func suggestion(input: String, expected: String?) {
+        let candidates = ["interval", "fsync", "host", "dataDirectory", "plugins", "abcd"]
+        #expect(DidYouMean.suggestion(for: input, among: candidates) == expected)
+    }
+
+    /// Ties go to the candidate that sorts first, whatever the candidates' order.
+    @Test func tiesAreDeterministic() {
+        #expect(DidYouMean.suggestion(for: "cat", among: ["cut", "bat"]) == "bat")
+        #expect(DidYouMean.suggestion(for: "cat", among: ["bat", "cut"]) == "bat")
+        #expect(DidYouMean.suggestion(for: "port", among: ["port"]) == nil)
+    }
+}

@@ -26,7 +26,8 @@ struct TextTemplateTests {
         #expect(try TextTemplate(parsing: template).render(in: scope) == expected)
     }
 
-    /// Malformed templates are refused with a reason naming the problem.
+    /// Malformed templates are refused with a reason naming the problem; text that does not
+    /// read like a placeholder (it may be a secret from the environment) is located, not quoted.
     @Test(arguments: [
         ("{payload.city", "a \"{\" at character 1 is never closed (write {{ for a literal brace)"),
         ("x}", "a lone \"}\" at character 2 (write }} for a literal brace)"),
@@ -34,7 +35,8 @@ struct TextTemplateTests {
         ("{payload..city}", "unknown placeholder {payload..city}: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"),
         ("{state.}", "unknown placeholder {state.}: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"),
         ("{}", "unknown placeholder {}: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"),
-        ("{a{payload.x}}", "unknown placeholder {a{payload.x}: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"),
+        ("{a{payload.x}}", "unknown placeholder at character 1: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"),
+        ("Bearer {s3cr3t/t0ken+}", "unknown placeholder at character 8: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"),
     ])
     func refusesMalformed(template: String, reason: String) {
         #expect(throws: TemplateSyntaxError(description: reason)) { try TextTemplate(parsing: template) }

@@ -122,3 +122,19 @@ extension FetchFailure {
         return copy
     }
 }
+
+extension Fetcher {
+    /// A fetcher for `configuration`'s timeout, retry, size limit and extract path, with
+    /// random jitter and the system time unless given.
+    init(
+        configuration: NetworkFetchConfiguration, transport: any HTTPTransport, clock: any Clock<Duration>,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> Date = { Date() },
+        onRetry: @escaping @Sendable (RetryNotice) -> Void
+    ) {
+        self.init(
+            transport: transport, retry: configuration.retry, timeout: configuration.timeout,
+            maxResponseBytes: configuration.maxResponseBytes, extract: configuration.extract, clock: clock,
+            jitter: jitter, now: now, onRetry: onRetry)
+    }
+}

@@ -7,9 +7,21 @@ struct TemplateSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
         TemplateSyntaxError(description: "a \"{\" at character \(offset + 1) is never closed (write {{ for a literal brace)")
     }
 
-    static func unknownPlaceholder(_ text: Substring) -> TemplateSyntaxError {
-        TemplateSyntaxError(
-            description: "unknown placeholder {\(text)}: use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"
+    /// Quotes the placeholder only when it reads like one (a typo such as `{paylod.city}`):
+    /// settings may hold secrets from the environment, which must not reach a message.
+    static func unknownPlaceholder(_ text: Substring, at offset: Int) -> TemplateSyntaxError {
+        let readable = text.utf8.count <= 40 && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                return true
+            default:
+                return false
+            }
+        }
+        let shown = readable ? "{\(text)}" : "at character \(offset + 1)"
+        return TemplateSyntaxError(
+            description: "unknown placeholder \(shown): use {payload.PATH} or {state.PATH} (write {{ and }} for literal braces)"
         )
     }
 

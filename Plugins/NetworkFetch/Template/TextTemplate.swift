@@ -12,6 +12,13 @@ struct TextTemplate: Sendable, Hashable {
 
     let segments: [Segment]
 
+    /// The empty text.
+    static let empty = TextTemplate(segments: [])
+
+    private init(segments: [Segment]) {
+        self.segments = segments
+    }
+
     /// Parses `text`.
     ///
     /// - Throws: ``TemplateSyntaxError`` for an unclosed or unknown placeholder or a lone `}`.
@@ -31,7 +38,7 @@ struct TextTemplate: Sendable, Hashable {
                 }
                 guard let close = text[next...].firstIndex(of: "}") else { throw .unclosed(at: offset(index)) }
                 let inner = text[next..<close]
-                guard !inner.contains("{"), let path = PlaceholderPath(inner) else { throw .unknownPlaceholder(inner) }
+                guard !inner.contains("{"), let path = PlaceholderPath(inner) else { throw .unknownPlaceholder(inner, at: offset(index)) }
                 if !literal.isEmpty {
                     segments.append(.literal(literal))
                     literal = ""

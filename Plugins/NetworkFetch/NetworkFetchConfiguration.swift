@@ -28,16 +28,16 @@ struct NetworkFetchConfiguration: Sendable {
         ["loading", "loaded", "failed"].map { "\(prefix)/\($0)" }
     }
 
-    /// Problems no single setting shows: a prefix that makes invalid action types, and a
-    /// trigger pattern that matches the plugin's own actions (each would trigger another
-    /// request, forever). Each problem is a key and a sentence.
-    var crossCheckProblems: [(key: String, message: String)] {
-        var problems: [(key: String, message: String)] = []
-        if !emittedTypes.allSatisfy(ActionType.isValid) {
-            problems.append(("emit", "\"\(prefix)\" does not make valid action types such as \"\(prefix)/loaded\" (lower-case letters, digits, -, _ and .)"))
-        } else if let looping = emittedTypes.first(where: trigger.matches) {
-            problems.append(("on", "\"\(trigger)\" matches this plugin's own \"\(looping)\", which would trigger requests endlessly"))
-        }
-        return problems
+    /// Why `prefix` cannot be used: it does not make valid action types. `nil` when it can.
+    var prefixProblem: String? {
+        guard !emittedTypes.allSatisfy(ActionType.isValid) else { return nil }
+        return "\"\(prefix)\" does not make valid action types such as \"\(prefix)/loaded\" (lower-case letters, digits, -, _ and .)"
+    }
+
+    /// Why `trigger` cannot be used: it matches one of the plugin's own actions, each of which
+    /// would trigger another request, forever. `nil` when it can.
+    var loopProblem: String? {
+        guard let looping = emittedTypes.first(where: trigger.matches) else { return nil }
+        return "\"\(trigger)\" matches this plugin's own \"\(looping)\", which would trigger requests endlessly"
     }
 }

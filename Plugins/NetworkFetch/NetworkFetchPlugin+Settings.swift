@@ -4,9 +4,10 @@ extension NetworkFetchConfiguration {
     /// Reads every key of a `network-fetch` entry, recording each problem in `settings` (the
     /// caller's `finish()` throws them) and returning defaults where a value is unusable.
     static func read(from settings: PluginSettings, name: String) -> NetworkFetchConfiguration {
-        var trigger = TypePattern.all
+        var trigger: TypePattern?
         if settings.contains("on") {
-            trigger = settings.typePattern("on", default: .all)
+            let pattern = settings.typePattern("on", default: .all)
+            if let text = settings.json("on")?.stringValue, TypePattern(text) != nil { trigger = pattern }
         } else {
             _ = settings.json("on")
             settings.problem("", "missing required key \"on\"")
@@ -19,7 +20,8 @@ extension NetworkFetchConfiguration {
         } else if !settings.contains("request") {
             settings.problem("", "missing required key \"request\"")
         }
-        var configuration = NetworkFetchConfiguration(trigger: trigger, request: request, prefix: settings.string("emit", default: name))
+        var configuration = NetworkFetchConfiguration(
+            trigger: trigger ?? .all, request: request, prefix: settings.string("emit", default: name))
         configuration.policy = policy
         configuration.timeout = timeout
         configuration.debounce = settings.seconds("debounce", range: 0.001...86_400)
@@ -35,8 +37,10 @@ extension NetworkFetchConfiguration {
                 configuration.extract = extract
             }
         }
-        for problem in configuration.crossCheckProblems {
-            settings.problem(problem.key, problem.message)
+        if let problem = configuration.prefixProblem {
+            settings.problem("emit", problem)
+        } else if trigger != nil, let problem = configuration.loopProblem {
+            settings.problem("on", problem)
         }
         return configuration
     }

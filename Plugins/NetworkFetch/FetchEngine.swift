@@ -1,6 +1,5 @@
 import Foundation
 import Switchyard
-import Synchronization
 
 /// What the plugin does for one trigger: build the request from its templates, emit
 /// `PREFIX/loading`, fetch, and emit `PREFIX/loaded` or `PREFIX/failed`.
@@ -70,24 +69,5 @@ struct FetchEngine: Sendable {
 
     private static func milliseconds(_ duration: Duration) -> JSON {
         .integer(Int64((duration.seconds * 1000).rounded()))
-    }
-}
-
-/// Request ids, increasing for the life of the plugin (across restarts of its `run`), so a
-/// result from before a restart can never match a newer request.
-final class RequestIDs: Sendable {
-    private let last = Atomic<Int64>(0)
-
-    /// The next id, starting at 1.
-    func next() -> Int64 {
-        last.add(1, ordering: .relaxed).newValue
-    }
-}
-
-extension Clock where Duration == Swift.Duration {
-    /// A function returning the time elapsed on this clock since the call.
-    func stopwatch() -> @Sendable () -> Swift.Duration {
-        let start = now
-        return { start.duration(to: self.now) }
     }
 }

@@ -5,8 +5,8 @@ import Switchyard
 struct NetworkFetchConfiguration: Sendable {
     /// The actions that trigger a request (`on`).
     var trigger: TypePattern
-    /// Default: ``TriggerPolicy/latest``.
-    var policy: TriggerPolicy = .latest
+    /// Default: ``WorkPolicy/latest``.
+    var policy: WorkPolicy = .latest
     /// Quiet time after a trigger before acting on it; default `nil`, act at once.
     var debounce: Duration?
     var request: RequestTemplate

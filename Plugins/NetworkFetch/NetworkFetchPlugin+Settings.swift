@@ -45,7 +45,7 @@ extension NetworkFetchConfiguration {
         return configuration
     }
 
-    private static func readPolicy(_ settings: PluginSettings) -> TriggerPolicy {
+    private static func readPolicy(_ settings: PluginSettings) -> WorkPolicy {
         let policy = settings.oneOf("policy", ["latest", "every", "leading", "queue"], default: "latest")
         let maxConcurrent = settings.int("maxConcurrent", range: 1...64)
         if maxConcurrent != nil, policy != "every" {

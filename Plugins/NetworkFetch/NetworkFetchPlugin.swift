@@ -65,8 +65,7 @@ public struct NetworkFetchPlugin: Plugin {
     }
 
     public func run(context: PluginContext) async throws {
-        let transport = URLSessionTransport(
-            maxConnectionsPerHost: max(configuration.policy.concurrency, 2), maxRedirects: configuration.maxRedirects)
+        let transport = URLSessionTransport(concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
         defer { transport.shutDown() }
         let log = context.log
         let fetcher = Fetcher(

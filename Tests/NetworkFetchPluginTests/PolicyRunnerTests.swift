@@ -1,3 +1,4 @@
+import Switchyard
 import Testing
 
 @testable import NetworkFetchPlugin
@@ -13,7 +14,7 @@ struct PolicyRunnerTests {
         let input: AsyncStream<Int>.Continuation
         let task: Task<Void, Never>
 
-        init(_ policy: TriggerPolicy, debounce: Duration? = nil) {
+        init(_ policy: WorkPolicy, debounce: Duration? = nil) {
             let (stream, input) = AsyncStream.makeStream(of: Int.self)
             let (reports, report) = AsyncStream.makeStream(of: PolicyRunner.Event.self)
             let work = work

@@ -1,3 +1,4 @@
+import Switchyard
 import Testing
 
 @testable import NetworkFetchPlugin

@@ -12,7 +12,7 @@ struct ServerResponseTests {
         _ configuration: NetworkFetchConfiguration, jitter: Double = 0.5,
         _ body: (EngineHarness) async throws -> Void
     ) async throws {
-        let transport = URLSessionTransport(maxConnectionsPerHost: configuration.policy.concurrency)
+        let transport = URLSessionTransport(concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
         defer { transport.shutDown() }
         let harness = EngineHarness(configuration, transport: transport, jitter: jitter)
         try await harness.running { try await body(harness) }

@@ -14,16 +14,21 @@ final class URLSessionTransport: HTTPTransport {
     private let delegate: TransferDelegate
     private let maxRedirects: Int
 
-    /// Creates a session allowing `maxConnectionsPerHost` parallel connections per host
-    /// (at least the plugin's concurrency) and following up to `maxRedirects` redirects.
-    init(maxConnectionsPerHost: Int, maxRedirects: Int = 5) {
+    /// Creates a session for up to `concurrency` requests at once, following up to
+    /// `maxRedirects` redirects.
+    ///
+    /// The policy, not the session, bounds the requests in flight. The per-host connection
+    /// limit is set well above `concurrency` because a cancelled request's connection may
+    /// still be closing when the next request starts, and libcurl can leave a request that
+    /// waits for a connection slot pending long after the slot frees up.
+    init(concurrency: Int, maxRedirects: Int = 5) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpMaximumConnectionsPerHost = max(maxConnectionsPerHost, 1)
+        configuration.httpMaximumConnectionsPerHost = max(concurrency, 1) + 8
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         delegate = TransferDelegate()

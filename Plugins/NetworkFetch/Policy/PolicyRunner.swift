@@ -1,6 +1,7 @@
+import Switchyard
 import Synchronization
 
-/// Runs work for each element of a sequence under a ``TriggerPolicy``, optionally after a
+/// Runs work for each element of a sequence under a ``WorkPolicy``, optionally after a
 /// trailing-edge debounce on the injected clock.
 ///
 /// Work runs in tasks of its own so `latest` can cancel one; `every` and `queue` stop reading
@@ -9,7 +10,7 @@ import Synchronization
 /// debounced trigger has run) or when its task is cancelled (after cancelling and awaiting the
 /// work in flight).
 struct PolicyRunner: Sendable {
-    var policy: TriggerPolicy
+    var policy: WorkPolicy
     /// Quiet time required after a trigger before it is acted on; `nil` acts at once.
     var debounce: Duration?
     var clock: any Clock<Duration>
@@ -73,7 +74,7 @@ private final class PolicySlots: Sendable {
     private let state: Mutex<State>
     private let onFinish: @Sendable () -> Void
 
-    init(policy: TriggerPolicy, onFinish: @escaping @Sendable () -> Void) {
+    init(policy: WorkPolicy, onFinish: @escaping @Sendable () -> Void) {
         state = Mutex(State(machine: PolicyStateMachine(policy: policy)))
         self.onFinish = onFinish
     }

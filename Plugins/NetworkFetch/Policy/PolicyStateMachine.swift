@@ -1,3 +1,5 @@
+import Switchyard
+
 /// Decides, for each trigger, whether its work starts now (cancelling what it supersedes),
 /// waits for a free slot, or is dropped. Pure: ``PolicyRunner`` drives it and owns the tasks.
 struct PolicyStateMachine: Sendable {
@@ -10,12 +12,12 @@ struct PolicyStateMachine: Sendable {
         case drop
     }
 
-    let policy: TriggerPolicy
+    let policy: WorkPolicy
     /// Work that counts against the policy's limit; cancelled work leaves at once.
     private(set) var active: [Int] = []
     private var nextID = 0
 
-    init(policy: TriggerPolicy) {
+    init(policy: WorkPolicy) {
         self.policy = policy
     }
 

@@ -66,10 +66,3 @@ struct RetryPolicy: Sendable, Hashable {
         return .seconds(exponential / 2 + exponential / 2 * share)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -65,7 +65,7 @@ extension NetworkFetchConfiguration {
     /// A configuration for tests: `GET url` on `location/changed`, prefix `places`, one attempt
     /// unless `retry` says otherwise, and a 30 s timeout that only the test clock can reach.
     static func testing(
-        url: String, policy: TriggerPolicy = .latest, retry: RetryPolicy = RetryPolicy(attempts: 1),
+        url: String, policy: WorkPolicy = .latest, retry: RetryPolicy = RetryPolicy(attempts: 1),
         timeout: Duration = .seconds(30), headers: [(String, String)] = [], body: JSON? = nil, method: String = "GET",
         maxResponseBytes: Int = 1 << 20, extract: String? = nil, debounce: Duration? = nil
     ) throws -> NetworkFetchConfiguration {

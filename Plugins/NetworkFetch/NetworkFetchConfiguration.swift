@@ -31,7 +31,8 @@ struct NetworkFetchConfiguration: Sendable {
     /// Why `prefix` cannot be used: it does not make valid action types. `nil` when it can.
     var prefixProblem: String? {
         guard !emittedTypes.allSatisfy(ActionType.isValid) else { return nil }
-        return "\"\(prefix)\" does not make valid action types such as \"\(prefix)/loaded\" (lower-case letters, digits, -, _ and .)"
+        return "\"\(prefix)\" does not make valid action types such as \"\(prefix)/loaded\""
+            + " (lower-case letters, digits, -, _ and .)"
     }
 
     /// Why `trigger` cannot be used: it matches one of the plugin's own actions, each of which

@@ -28,7 +28,8 @@ extension NetworkFetchConfiguration {
         if let retrySettings = settings.object("retry") {
             configuration.retry = readRetry(retrySettings)
         }
-        configuration.maxResponseBytes = settings.int("maxResponseBytes", default: configuration.maxResponseBytes, range: 1...(1 << 30))
+        configuration.maxResponseBytes = settings.int(
+            "maxResponseBytes", default: configuration.maxResponseBytes, range: 1...(1 << 30))
         configuration.maxRedirects = settings.int("maxRedirects", default: configuration.maxRedirects, range: 0...20)
         if let extract = settings.string("extract") {
             if extract.isEmpty || extract.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
@@ -67,7 +68,8 @@ extension NetworkFetchConfiguration {
             do {
                 url = try TextTemplate(parsing: urlText)
                 if !RequestTemplate.hasValidShape(url) {
-                    settings.problem("url", "expected an absolute http:// or https:// URL with a host, got \(JSON.string(Redaction.redactedURL(urlText)))")
+                    let shown = JSON.string(Redaction.redactedURL(urlText))
+                    settings.problem("url", "expected an absolute http:// or https:// URL with a host, got \(shown)")
                 }
             } catch {
                 settings.problem("url", error.description)
@@ -76,7 +78,8 @@ extension NetworkFetchConfiguration {
         var headers: [RequestTemplate.Header] = []
         for (headerName, value) in settings.stringMap("headers").sorted(by: { $0.key < $1.key }) {
             guard RequestTemplate.isValidHeaderName(headerName) else {
-                settings.problem("headers", "\(JSON.string(headerName)) is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)")
+                let reason = "is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)"
+                settings.problem("headers", "\(JSON.string(headerName)) \(reason)")
                 continue
             }
             do {

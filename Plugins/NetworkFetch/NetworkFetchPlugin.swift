@@ -65,13 +65,15 @@ public struct NetworkFetchPlugin: Plugin {
     }
 
     public func run(context: PluginContext) async throws {
-        let transport = URLSessionTransport(concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
+        let transport = URLSessionTransport(
+            concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
         defer { transport.shutDown() }
         let log = context.log
         let fetcher = Fetcher(
             configuration: configuration, transport: transport, clock: context.clock,
             onRetry: { notice in
-                log.info("attempt \(notice.attempt) of \(notice.attempts) failed (\(notice.problem)); retrying in \(Fetcher.format(notice.delay))")
+                let delay = Fetcher.format(notice.delay)
+                log.info("attempt \(notice.attempt) of \(notice.attempts) failed (\(notice.problem)); retrying in \(delay)")
             })
         let engine = FetchEngine(
             configuration: configuration, fetcher: fetcher,

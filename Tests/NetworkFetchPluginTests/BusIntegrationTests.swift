@@ -19,7 +19,7 @@ struct BusIntegrationTests {
     /// A trigger on the bus leads to loading then loaded, caused by the trigger, with the
     /// secret from the environment sent to the server but absent from actions, state and log.
     @Test func fetchesThroughTheBus() async throws {
-        let server = try ScriptedServer.start(routes: ["/rates": [["echo": true]]])
+        let server = try await ScriptedServer.start(routes: ["/rates": [["echo": true]]])
         defer { server.stop() }
         let lines = Mutex<[String]>([])
         let log = LogSink(minimumLevel: .debug) { line in lines.withLock { $0.append(line) } }
@@ -58,7 +58,7 @@ struct BusIntegrationTests {
     /// A failing request becomes `failed` with a readable message in the state, and the bus
     /// log names the redacted URL.
     @Test func failureReachesTheState() async throws {
-        let server = try ScriptedServer.start(routes: ["/down": [["status": 404]]])
+        let server = try await ScriptedServer.start(routes: ["/down": [["status": 404]]])
         defer { server.stop() }
         let lines = Mutex<[String]>([])
         let log = LogSink(minimumLevel: .debug) { line in lines.withLock { $0.append(line) } }

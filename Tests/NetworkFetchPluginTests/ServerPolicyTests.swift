@@ -20,7 +20,7 @@ struct ServerPolicyTests {
     /// With `latest`, a second trigger cancels the first request on the wire, and only the
     /// second result reaches the actions and the state.
     @Test func latestKeepsOnlyTheSecondResult() async throws {
-        let server = try ScriptedServer.start(routes: ["/search": [["hold": true, "echo": true]]])
+        let server = try await ScriptedServer.start(routes: ["/search": [["hold": true, "echo": true]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/search?q={payload.q}"), policy: .latest)) { harness in
             harness.trigger(payload: ["q": "first"])
@@ -46,7 +46,7 @@ struct ServerPolicyTests {
     /// With `every` and `maxConcurrent: 2`, four triggers all get requests, never more than two
     /// at once.
     @Test func everyRespectsMaxConcurrent() async throws {
-        let server = try ScriptedServer.start(routes: ["/slot": [["hold": true, "echo": true]]])
+        let server = try await ScriptedServer.start(routes: ["/slot": [["hold": true, "echo": true]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/slot?n={payload.n}"), policy: .every(maxConcurrent: 2))) { harness in
             for number in 1...4 { harness.trigger(payload: ["n": .integer(Int64(number))]) }
@@ -66,7 +66,7 @@ struct ServerPolicyTests {
     /// With `leading`, a trigger that arrives while a request is in flight is ignored; the next
     /// trigger after it finished is served.
     @Test func leadingIgnoresTriggersWhileBusy() async throws {
-        let server = try ScriptedServer.start(routes: ["/lead": [["hold": true, "echo": true]]])
+        let server = try await ScriptedServer.start(routes: ["/lead": [["hold": true, "echo": true]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/lead?n={payload.n}"), policy: .leading)) { harness in
             harness.trigger(payload: ["n": 1])

@@ -21,7 +21,7 @@ struct ServerResponseTests {
     /// A 200 JSON response becomes `loaded` with the value, status and timing, and the slice
     /// becomes `loaded`.
     @Test func okJSONIsLoaded() async throws {
-        let server = try ScriptedServer.start(routes: ["/places": [["json": ["name": "Café", "rating": 4.5]]]])
+        let server = try await ScriptedServer.start(routes: ["/places": [["json": ["name": "Café", "rating": 4.5]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/places"))) { harness in
             let trigger = harness.trigger()
@@ -45,7 +45,7 @@ struct ServerResponseTests {
 
     /// `extract` narrows the loaded value to a sub-path of the response.
     @Test func extractNarrowsTheValue() async throws {
-        let server = try ScriptedServer.start(routes: ["/rates": [["json": ["base": "EUR", "rates": ["USD": 1.08]]]]])
+        let server = try await ScriptedServer.start(routes: ["/rates": [["json": ["base": "EUR", "rates": ["USD": 1.08]]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/rates"), extract: "rates")) { harness in
             harness.trigger()
@@ -56,7 +56,7 @@ struct ServerResponseTests {
 
     /// A 404 fails with kind `http` at once: one request, no retry.
     @Test func notFoundIsNotRetried() async throws {
-        let server = try ScriptedServer.start(routes: ["/missing": [["status": 404, "json": ["error": "nope"]]]])
+        let server = try await ScriptedServer.start(routes: ["/missing": [["status": 404, "json": ["error": "nope"]]]])
         defer { server.stop() }
         let configuration = try NetworkFetchConfiguration.testing(url: server.url("/missing"), retry: RetryPolicy(attempts: 3))
         try await withHarness(configuration) { harness in
@@ -78,7 +78,7 @@ struct ServerResponseTests {
     /// A 500 is retried after the backoff, slept on the plugin's clock, and the following 200
     /// is loaded.
     @Test func serverErrorThenSuccessIsRetried() async throws {
-        let server = try ScriptedServer.start(routes: ["/flaky": [["status": 500], ["json": ["ok": true]]]])
+        let server = try await ScriptedServer.start(routes: ["/flaky": [["status": 500], ["json": ["ok": true]]]])
         defer { server.stop() }
         let retry = RetryPolicy(attempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(30))
         try await withHarness(try .testing(url: server.url("/flaky"), retry: retry), jitter: 0.5) { harness in
@@ -98,7 +98,7 @@ struct ServerResponseTests {
 
     /// A 429 with `Retry-After: 7` waits exactly 7 s (not the backoff) before retrying.
     @Test func tooManyRequestsHonoursRetryAfter() async throws {
-        let server = try ScriptedServer.start(routes: [
+        let server = try await ScriptedServer.start(routes: [
             "/limited": [["status": 429, "headers": ["Retry-After": "7"]], ["json": [1, 2, 3]]]
         ])
         defer { server.stop() }
@@ -116,7 +116,7 @@ struct ServerResponseTests {
 
     /// When every attempt gets a 503 the failure names the status and the attempts made.
     @Test func retriesRunOut() async throws {
-        let server = try ScriptedServer.start(routes: ["/down": [["status": 503]]])
+        let server = try await ScriptedServer.start(routes: ["/down": [["status": 503]]])
         defer { server.stop() }
         let retry = RetryPolicy(attempts: 2, baseDelay: .seconds(2), maxDelay: .seconds(2))
         try await withHarness(try .testing(url: server.url("/down"), retry: retry)) { harness in
@@ -133,7 +133,7 @@ struct ServerResponseTests {
     /// A response slower than the timeout fails with kind `timeout` once the plugin's clock
     /// passes the timeout, and the abandoned connection is closed.
     @Test func slowResponseTimesOut() async throws {
-        let server = try ScriptedServer.start(routes: ["/slow": [["hold": true, "json": "late"]]])
+        let server = try await ScriptedServer.start(routes: ["/slow": [["hold": true, "json": "late"]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/slow"), timeout: .seconds(5))) { harness in
             harness.trigger()
@@ -164,7 +164,7 @@ struct ServerResponseTests {
 
     /// A 200 whose body is not JSON fails with kind `decode`, naming where parsing stopped.
     @Test func malformedJSONIsADecodeFailure() async throws {
-        let server = try ScriptedServer.start(routes: ["/broken": [["body": "{\"a\": 1,", "headers": ["Content-Type": "application/json"]]]])
+        let server = try await ScriptedServer.start(routes: ["/broken": [["body": "{\"a\": 1,", "headers": ["Content-Type": "application/json"]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/broken"), retry: RetryPolicy(attempts: 3))) { harness in
             harness.trigger()
@@ -182,7 +182,7 @@ struct ServerResponseTests {
     /// is answered while the server is still sending, then its connection is dropped.
     @Test(arguments: [10_000_000_000, -1])
     func oversizedBodyIsCutOff(bodyBytes: Int) async throws {
-        let server = try ScriptedServer.start(routes: ["/huge": [["bodyBytes": .integer(Int64(bodyBytes))]]])
+        let server = try await ScriptedServer.start(routes: ["/huge": [["bodyBytes": .integer(Int64(bodyBytes))]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/huge"), maxResponseBytes: 64_000)) { harness in
             harness.trigger()
@@ -196,7 +196,7 @@ struct ServerResponseTests {
 
     /// A redirect is followed to the JSON it points at.
     @Test func redirectIsFollowed() async throws {
-        let server = try ScriptedServer.start(routes: [
+        let server = try await ScriptedServer.start(routes: [
             "/old": [["status": 302, "headers": ["Location": "/new"]]],
             "/new": [["json": ["moved": true]]],
         ])
@@ -212,9 +212,9 @@ struct ServerResponseTests {
 
     /// A redirect to another origin does not carry the Authorization header along.
     @Test func crossOriginRedirectDropsCredentials() async throws {
-        let target = try ScriptedServer.start(routes: ["/echo": [["echo": true]]])
+        let target = try await ScriptedServer.start(routes: ["/echo": [["echo": true]]])
         defer { target.stop() }
-        let origin = try ScriptedServer.start(routes: ["/start": [["status": 307, "headers": ["Location": .string(target.url("/echo"))]]]])
+        let origin = try await ScriptedServer.start(routes: ["/start": [["status": 307, "headers": ["Location": .string(target.url("/echo"))]]]])
         defer { origin.stop() }
         let configuration = try NetworkFetchConfiguration.testing(
             url: origin.url("/start"), headers: [("Authorization", "Bearer s3cret-token"), ("X-Trace", "t1")])
@@ -230,7 +230,7 @@ struct ServerResponseTests {
 
     /// A redirect loop stops after the redirect limit with kind `http`.
     @Test func redirectLoopIsRefused() async throws {
-        let server = try ScriptedServer.start(routes: ["/loop": [["status": 302, "headers": ["Location": "/loop"]]]])
+        let server = try await ScriptedServer.start(routes: ["/loop": [["status": 302, "headers": ["Location": "/loop"]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/loop"))) { harness in
             harness.trigger()

@@ -20,7 +20,7 @@ struct ServerTemplateTests {
     /// Values that need encoding are percent-encoded in the URL, inserted as text in headers
     /// and keep their JSON types in the body.
     @Test func placeholderValuesAreEncodedWhereTheyGo() async throws {
-        let server = try ScriptedServer.start(routes: ["/echo/S%C3%A3o%20Paulo%2FCentro%20%26%20co": [["echo": true]]])
+        let server = try await ScriptedServer.start(routes: ["/echo/S%C3%A3o%20Paulo%2FCentro%20%26%20co": [["echo": true]]])
         defer { server.stop() }
         let configuration = try NetworkFetchConfiguration.testing(
             url: server.url("/echo/{payload.city}?q={payload.query}&lat={payload.lat}&ok={payload.ok}&n={state.config.limit}"),
@@ -56,7 +56,7 @@ struct ServerTemplateTests {
     /// A placeholder without a value fails with kind `template` naming the path, and sends
     /// nothing.
     @Test func missingPlaceholderValueSendsNothing() async throws {
-        let server = try ScriptedServer.start(routes: ["/echo": [["echo": true]]])
+        let server = try await ScriptedServer.start(routes: ["/echo": [["echo": true]]])
         defer { server.stop() }
         let configuration = try NetworkFetchConfiguration.testing(url: server.url("/echo?lat={payload.latitude}"))
         try await withHarness(configuration) { harness in
@@ -78,7 +78,7 @@ struct ServerTemplateTests {
     /// Credential headers and key-like query values reach the server but never the actions or
     /// the log.
     @Test func secretsStayOutOfActionsAndLogs() async throws {
-        let server = try ScriptedServer.start(routes: ["/secret": [["status": 500]]])
+        let server = try await ScriptedServer.start(routes: ["/secret": [["status": 500]]])
         defer { server.stop() }
         let configuration = try NetworkFetchConfiguration.testing(
             url: server.url("/secret?api_key={state.keys.api}&q=berlin"),

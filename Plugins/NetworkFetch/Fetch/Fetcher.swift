@@ -71,7 +71,8 @@ struct Fetcher: Sendable {
                         message: "the response is larger than \(maxResponseBytes) bytes (maxResponseBytes)",
                         attempts: attempt))
             case .redirectRefused(let status, let reason):
-                return .failed(FetchFailure(kind: .http, status: status, message: "redirect refused: \(reason)", attempts: attempt))
+                let message = "redirect refused: \(reason)"
+                return .failed(FetchFailure(kind: .http, status: status, message: message, attempts: attempt))
             }
             switch retry.decision(after: problem, attempt: attempt, now: now(), jitter: jitter()) {
             case .giveUp:

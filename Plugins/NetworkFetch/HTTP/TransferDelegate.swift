@@ -22,7 +22,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var status: Int?
         var headers: [String: String] = [:]
         var body: [UInt8] = []
-        /// Set when the delegate decided the outcome before the task completed.
+        /// Set when a redirect was refused; the task then completes with the redirect response.
         var verdict: TransportResult?
         var continuation: CheckedContinuation<TransportResult, Never>?
         var callerCancelled = false
@@ -69,37 +69,38 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let http = response as? HTTPURLResponse
-        let rejected = transfers.withLock { transfers -> CheckedContinuation<TransportResult, Never>?? in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+        let (tooLarge, caller) = transfers.withLock { transfers -> (Bool, CheckedContinuation<TransportResult, Never>?) in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return (false, nil) }
             transfer.status = http?.statusCode
             transfer.headers = Self.headers(of: http)
             guard response.expectedContentLength > Int64(transfer.limit) else {
                 transfers[dataTask.taskIdentifier] = transfer
-                return nil
+                return (false, nil)
             }
             transfers[dataTask.taskIdentifier] = nil
-            return .some(transfer.continuation)
+            return (true, transfer.continuation)
         }
-        completionHandler(rejected == nil ? .allow : .cancel)
-        if let rejected {
-            rejected?.resume(returning: .tooLarge(status: http?.statusCode))
+        completionHandler(tooLarge ? .cancel : .allow)
+        if tooLarge {
+            caller?.resume(returning: .tooLarge(status: http?.statusCode))
             Self.cancelSoon(dataTask)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let rejected = transfers.withLock { transfers -> (CheckedContinuation<TransportResult, Never>?, Int?)? in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+        let (tooLarge, caller, status) = transfers.withLock {
+            transfers -> (Bool, CheckedContinuation<TransportResult, Never>?, Int?) in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return (false, nil, nil) }
             guard transfer.body.count + data.count > transfer.limit else {
                 transfer.body.append(contentsOf: data)
                 transfers[dataTask.taskIdentifier] = transfer
-                return nil
+                return (false, nil, nil)
             }
             transfers[dataTask.taskIdentifier] = nil
-            return (transfer.continuation, transfer.status)
+            return (true, transfer.continuation, transfer.status)
         }
-        if let (continuation, status) = rejected {
-            continuation?.resume(returning: .tooLarge(status: status))
+        if tooLarge {
+            caller?.resume(returning: .tooLarge(status: status))
             Self.cancelSoon(dataTask)
         }
     }
@@ -120,7 +121,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
             var reason: String?
             let scheme = request.url?.scheme?.lowercased()
             if scheme != "http" && scheme != "https" {
-                reason = "a redirect to a \(scheme ?? "relative") URL was refused"
+                reason = "it leads to a \(scheme ?? "schemeless") URL"
             } else if transfer.redirects > transfer.maxRedirects {
                 reason = "more than \(transfer.maxRedirects) redirects"
             }

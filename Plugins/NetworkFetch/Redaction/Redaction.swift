@@ -73,8 +73,9 @@ enum Redaction {
             for item in components.queryItems ?? [] where isSensitiveQueryName(item.name) {
                 if let value = item.value { secrets.append(value) }
             }
-            for item in components.percentEncodedQueryItems ?? [] where isSensitiveQueryName(item.name.removingPercentEncoding ?? item.name) {
-                if let value = item.value { secrets.append(value) }
+            for item in components.percentEncodedQueryItems ?? [] {
+                guard isSensitiveQueryName(item.name.removingPercentEncoding ?? item.name), let value = item.value else { continue }
+                secrets.append(value)
             }
             if let user = components.percentEncodedUser { secrets.append(user) }
             if let password = components.percentEncodedPassword { secrets.append(password) }

@@ -38,7 +38,9 @@ struct TextTemplate: Sendable, Hashable {
                 }
                 guard let close = text[next...].firstIndex(of: "}") else { throw .unclosed(at: offset(index)) }
                 let inner = text[next..<close]
-                guard !inner.contains("{"), let path = PlaceholderPath(inner) else { throw .unknownPlaceholder(inner, at: offset(index)) }
+                guard !inner.contains("{"), let path = PlaceholderPath(inner) else {
+                    throw .unknownPlaceholder(inner, at: offset(index))
+                }
                 if !literal.isEmpty {
                     segments.append(.literal(literal))
                     literal = ""

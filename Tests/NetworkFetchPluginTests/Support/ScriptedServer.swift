@@ -19,7 +19,7 @@ final class ScriptedServer {
     ///
     /// Cancels the test (a skip) when python3 is missing, unless the environment variable
     /// `CI` is set: then the test fails.
-    static func start(routes: JSON) throws -> ScriptedServer {
+    static func start(routes: JSON) async throws -> ScriptedServer {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             if ProcessInfo.processInfo.environment["CI"] != nil {
                 throw ServerError("\(python) is missing: install the Debian package python3")
@@ -33,20 +33,27 @@ final class ScriptedServer {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        var line: [UInt8] = []
-        while true {
-            let chunk = output.fileHandleForReading.readData(ofLength: 1)
-            guard let byte = chunk.first else { break }
-            if byte == UInt8(ascii: "\n") { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = await firstLine(of: output.fileHandleForReading)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             process.terminate()
             process.waitUntilExit()
             throw ServerError("the scripted server did not start: \(text)")
         }
         return ScriptedServer(port: port, process: process)
+    }
+
+    /// Reads the first line on a Dispatch thread: a blocking read on the test's own thread
+    /// would hold up the cooperative pool every other test runs on.
+    private static func firstLine(of handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var line: [UInt8] = []
+                while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") {
+                    line.append(byte)
+                }
+                continuation.resume(returning: String(decoding: line, as: UTF8.self))
+            }
+        }
     }
 
     private init(port: Int, process: Process) {

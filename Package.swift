@@ -14,15 +14,18 @@ let package = Package(
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
         .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
         .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin"]),
+        .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
+        .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
         ),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
+        .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
         .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
         .testTarget(

@@ -1,3 +1,4 @@
+import ExecPlugin
 import LoggerPlugin
 import Switchyard
 import TimerPlugin
@@ -6,6 +7,7 @@ import TimerPlugin
 enum BuiltInPlugins {
     static var registry: PluginRegistry {
         var registry = PluginRegistry()
+        registry.register(ExecPlugin.self)
         registry.register(LoggerPlugin.self)
         registry.register(TimerPlugin.self)
         return registry

@@ -37,3 +37,38 @@ extension Broadcast.Subscription {
         return elements
     }
 }
+
+/// Detects whether a job enqueued on this actor ran while the actor awaited something.
+actor SuspensionProbe {
+    private var interleaved = false
+
+    private func mark() {
+        interleaved = true
+    }
+
+    func deliversAndIteratesWithoutInterleaving() async -> Bool {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe(bufferSize: 200)
+        interleaved = false
+        let marker = Task { mark() }
+        for element in 0..<100 {
+            await broadcast.deliver(element)
+        }
+        await broadcast.deliver(contentsOf: Array(100..<200))
+        var iterator = subscription.makeAsyncIterator()
+        for _ in 0..<200 {
+            _ = await iterator.next(isolation: self)
+        }
+        let result = interleaved
+        await marker.value
+        return result
+    }
+
+    /// The control: a real suspension lets the marker run.
+    func yieldInterleaves() async -> Bool {
+        interleaved = false
+        let marker = Task { mark() }
+        await marker.value
+        return interleaved
+    }
+}

@@ -161,6 +161,18 @@ struct BusTests {
         }
     }
 
+    /// A plugin that returns because the bus is stopping is not restarted, even with "always".
+    @Test func noRestartWhileStopping() async throws {
+        let bus = try makeBus(#"{"plugins": [{"name": "echo", "kind": "echo", "restart": "always"}]}"#)
+        let running = Task { try await bus.run() }
+        await bus.waitUntilReady()
+        bus.stop()
+        try await running.value
+        let echo = bus.statistics.plugins.first
+        #expect(echo?.restarts == 0)
+        #expect(echo?.status == .stopped)
+    }
+
     /// Stopping before the bus finished starting ends it cleanly.
     @Test func stopDuringStartup() async throws {
         let bus = try makeBus(#"{"plugins": [{"name": "a", "kind": "recorder"}]}"#)

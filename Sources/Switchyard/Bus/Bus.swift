@@ -18,7 +18,7 @@ import SwitchyardStreams
 /// let bus = try Bus(configuration: configuration, registry: registry)
 /// try await bus.run()
 /// ```
-public actor Bus {
+public final actor Bus {
     private enum Phase: Sendable, Hashable {
         case idle
         case starting
@@ -67,6 +67,7 @@ public actor Bus {
             afterReduce: nil,
             beforeDelivery: { actions in await router.route(actions) }
         )
+        store.startDrainer()
         let core = BusCore(store: store, router: router, log: log, clock: clock)
         self.configuration = configuration
         self.core = core

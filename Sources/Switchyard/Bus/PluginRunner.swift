@@ -22,6 +22,8 @@ final class PluginRunner: Sendable {
         var restarts = 0
         var failures = 0
         var lastError: String?
+        /// Set once the bus asked the plugin to stop: whatever `run` does then, it is not restarted.
+        var stopping = false
     }
 
     init(name: String, kind: String, plugin: any Plugin, policy: RestartPolicy, core: BusCore) {
@@ -59,8 +61,11 @@ final class PluginRunner: Sendable {
     func stop(timeout: Duration) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
+        let task = state.withLock { state in
+            state.stopping = true
+            return state.task
+        }
         core.router.finish(owner: name)
-        let task = state.withLock { $0.task }
         if plugin.subscription != nil {
             let grace = min(.seconds(1), timeout / 2)
             if await ended.wait(for: { $0 }, timeout: grace) { return true }
@@ -88,10 +93,11 @@ final class PluginRunner: Sendable {
             } catch {
                 failure = error
             }
-            if Task.isCancelled {
-                state.withLock { $0.status = .stopped }
-                return
+            let stopping = state.withLock { state in
+                if Task.isCancelled || state.stopping { state.status = .stopped }
+                return Task.isCancelled || state.stopping
             }
+            if stopping { return }
             let decision = machine.runEnded(failed: failure != nil, startedAt: startedAt,
                                             endedAt: origin.duration(to: clock.now))
             if let failure { await report(failure, decision: decision) }

@@ -16,17 +16,17 @@ import SwitchyardStreams
 /// await store.dispatch(3)
 /// print(store.currentState) // 5
 /// ```
-public actor Store<State: Sendable, Action: Sendable> {
-    private var state: State
-    private let reducer: @Sendable (inout State, Action) -> Void
-    private let inbox: StoreInbox<Action>
-    private let stateValue: CurrentValue<State>
-    private let actionStream = Broadcast<Action>()
-    private let middlewareFeed = Broadcast<(State, Action)>()
-    private let hasMiddleware: Bool
-    private let afterReduce: (@Sendable ([Action]) async -> Void)?
-    private let beforeDelivery: (@Sendable ([Action]) async -> Void)?
-    private let counters = StoreCounters()
+public final actor Store<State: Sendable, Action: Sendable> {
+    @usableFromInline var state: State
+    @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
+    @usableFromInline let inbox: StoreInbox<Action>
+    @usableFromInline let stateValue: CurrentValue<State>
+    @usableFromInline let actionStream = Broadcast<Action>()
+    @usableFromInline let middlewareFeed = Broadcast<(State, Action)>()
+    @usableFromInline let hasMiddleware: Bool
+    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let beforeDelivery: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let counters = StoreCounters()
     private let middlewareTasks: [Task<Void, Never>]
     private let middlewareSubscriptions: [Broadcast<(State, Action)>.Subscription]
 
@@ -39,6 +39,7 @@ public actor Store<State: Sendable, Action: Sendable> {
     ///     and fast: side effects belong in middleware.
     ///   - middleware: Reactions to reduced actions, each in a task of its own. Default: none.
     ///   - options: Inbox capacity and error handling. Default: ``StoreOptions/init(inboxCapacity:onMiddlewareError:)``.
+    @inlinable
     public init(
         initialState: State,
         reducer: @escaping @Sendable (inout State, Action) -> Void,
@@ -47,9 +48,11 @@ public actor Store<State: Sendable, Action: Sendable> {
     ) {
         self.init(initialState: initialState, reducer: reducer, middleware: middleware, options: options,
                   firstSequence: 1, stamp: nil, afterReduce: nil, beforeDelivery: nil)
+        startDrainer()
     }
 
     /// Creates a store from a pure reducer that returns the next state.
+    @inlinable
     public init(
         initialState: State,
         reducer: @escaping @Sendable (State, Action) -> State,
@@ -64,6 +67,8 @@ public actor Store<State: Sendable, Action: Sendable> {
     /// with its sequence number, so sequence order is reduction order; `afterReduce` sees each
     /// reduced batch before anyone is told about it (the journal makes it durable there);
     /// `beforeDelivery` sees it after the new state is published, before `actions` subscribers.
+    /// The caller starts the drainer with ``startDrainer()``.
+    @usableFromInline
     init(
         initialState: State,
         reducer: @escaping @Sendable (inout State, Action) -> Void,
@@ -104,9 +109,20 @@ public actor Store<State: Sendable, Action: Sendable> {
                 }
             }
         }
-        inbox.setDrainStarter { [weak self] in
-            guard let self else { return }
-            Task { await self.drain() }
+    }
+
+    /// Starts the one task that reduces. Inlinable, like `drain`, so the reducing loop of a
+    /// client's store is specialized for its state and action types.
+    @inlinable
+    nonisolated func startDrainer() {
+        // The drainer holds the store only while it reduces, so a store nobody references is
+        // freed; its deinit closes the inbox, which ends the drainer.
+        Task { [weak self, inbox] in
+            while await inbox.waitForWork() {
+                guard let store = self else { return }
+                await store.drain()
+            }
+            await self?.finishStreams()
         }
     }
 
@@ -121,11 +137,11 @@ public actor Store<State: Sendable, Action: Sendable> {
 
     /// Enqueues `action` without waiting. Returns `false`, dropping the action, when the inbox
     /// is full or the store is closed.
-    @discardableResult
+    @inlinable @discardableResult
     public nonisolated func send(_ action: Action) -> Bool {
         switch inbox.append(action) {
-        case .accepted(let startDrainer):
-            if startDrainer { inbox.startDrainer() }
+        case .accepted(let wake):
+            wake?.resume(returning: true)
             return true
         case .parked, .refused:
             return false
@@ -149,8 +165,8 @@ public actor Store<State: Sendable, Action: Sendable> {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (reduced: UnsafeContinuation<Void, Never>) in
                 switch inbox.submit(.init(action: action, reduced: reduced), waiterID: id, admitted: nil) {
-                case .accepted(let startDrainer):
-                    if startDrainer { inbox.startDrainer() }
+                case .accepted(let wake):
+                    wake?.resume(returning: true)
                 case .parked:
                     break
                 case .refused:
@@ -165,7 +181,7 @@ public actor Store<State: Sendable, Action: Sendable> {
     /// Stops taking actions: later sends are refused and waiting senders released; actions
     /// already queued are still reduced, then every subscription ends.
     public nonisolated func close() {
-        if inbox.close() { inbox.startDrainer() }
+        inbox.close()
     }
 
     // MARK: Observing
@@ -231,8 +247,8 @@ public actor Store<State: Sendable, Action: Sendable> {
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (admitted: UnsafeContinuation<Bool, Never>) in
                 switch inbox.submit(.init(action: action, reduced: nil), waiterID: id, admitted: admitted) {
-                case .accepted(let startDrainer):
-                    if startDrainer { inbox.startDrainer() }
+                case .accepted(let wake):
+                    wake?.resume(returning: true)
                     admitted.resume(returning: true)
                 case .parked:
                     break
@@ -245,7 +261,8 @@ public actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
-    private func drain() async {
+    @inlinable
+    func drain() async {
         var spare: [StoreInbox<Action>.Entry] = []
         var actions: [Action] = []
         while let batch = inbox.takeBatch(spare: &spare) {
@@ -264,20 +281,26 @@ public actor Store<State: Sendable, Action: Sendable> {
             for entry in batch { entry.reduced?.resume() }
             spare = batch
         }
-        if inbox.isClosed {
-            middlewareFeed.finish()
-            actionStream.finish()
-            stateValue.finish()
-        }
+    }
+
+    @usableFromInline
+    func finishStreams() {
+        middlewareFeed.finish()
+        actionStream.finish()
+        stateValue.finish()
     }
 }
 
 /// The store's counters, readable from any task.
-private final class StoreCounters: Sendable {
-    private let counts = Mutex((reduced: UInt64(0), middlewareFailures: UInt64(0)))
+@usableFromInline
+final class StoreCounters: Sendable {
+    @usableFromInline let counts = Mutex((reduced: UInt64(0), middlewareFailures: UInt64(0)))
+
+    @usableFromInline init() {}
 
     var snapshot: (reduced: UInt64, middlewareFailures: UInt64) { counts.withLock { $0 } }
 
+    @inlinable
     func countReduced(_ count: Int) {
         counts.withLock { $0.reduced &+= UInt64(count) }
     }

@@ -33,7 +33,7 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
     }
 
     /// Sends `elements` in order, taking the lock once for the whole batch; otherwise like
-    /// ``send(_:)``.
+    /// ``send(_:)``. The sequence is iterated under that lock, so it must not use this broadcast.
     @inlinable
     public func send<S: Sequence>(contentsOf elements: S) where S.Element == Element {
         storage.send(contentsOf: elements)
@@ -44,8 +44,10 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
     ///
     /// Does not suspend at all when every subscriber has room. Other subscribers receive the
     /// element at once. If the calling task is cancelled while waiting, it stops waiting and the
-    /// element is dropped (and counted) for the subscribers still full.
+    /// element is dropped (and counted) for the subscribers still full. From inside a subscriber's
+    /// own loop use ``send(_:)``: waiting there for that subscriber's room would wait forever.
     @inlinable
+    @inline(__always)
     public nonisolated(nonsending) func deliver(_ element: Element) async {
         await storage.deliver(element)
     }

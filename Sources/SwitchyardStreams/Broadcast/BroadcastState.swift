@@ -4,19 +4,6 @@
 /// them after unlocking. `current` is used by ``CurrentValue`` only.
 @usableFromInline
 struct _BroadcastState<Element: Sendable>: Sendable {
-    /// A suspended `deliver`: how many of its pending elements are not yet buffered.
-    @usableFromInline
-    struct ProducerWait: Sendable {
-        @usableFromInline var remaining: Int
-        @usableFromInline var continuation: UnsafeContinuation<Void, Never>?
-
-        @inlinable
-        init() {
-            remaining = 0
-            continuation = nil
-        }
-    }
-
     /// What a consumer found when it came to take its buffered elements.
     @usableFromInline
     enum TakeOutcome: Sendable {
@@ -45,6 +32,18 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         subscribers.firstIndex { $0.id == id }
     }
 
+    /// Finds subscriber `id`, trying `hint` (where it was last time) first and updating it: a
+    /// consumer that scanned every slot would pull all of them away from the producer's cache.
+    @inlinable
+    func index(of id: Int, hint: inout Int) -> Int? {
+        if hint < subscribers.count, subscribers[hint].id == id {
+            return hint
+        }
+        guard let index = index(of: id) else { return nil }
+        hint = index
+        return index
+    }
+
     // MARK: Producing
 
     @inlinable
@@ -63,68 +62,27 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     @inlinable
     mutating func deliver(_ element: Element, wait: Int?, wakeups: inout _Wakeups) -> Int? {
         guard !isFinished else { return wait }
-        var wait = wait
-        for index in subscribers.indices {
-            if _fastPath(!subscribers[index].mustWait) {
-                subscribers[index].offer(element, wakeups: &wakeups)
-            } else {
-                let id = wait ?? beginWait()
-                wait = id
-                subscribers[index].pending.append(_PendingElement(element: element, wait: id))
-                waits[id, default: ProducerWait()].remaining += 1
+        let firstFull: Int? = subscribers.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices where !slots[index].offerUnlessFull(element, wakeups: &wakeups) {
+                return index
             }
+            return nil
         }
-        return wait
+        guard let firstFull else { return wait }
+        return deliver(element, from: firstFull, wait: wait, wakeups: &wakeups)
     }
 
-    @usableFromInline
-    mutating func beginWait() -> Int {
-        let id = nextWaitID
-        nextWaitID += 1
-        waits[id] = ProducerWait()
+    /// The rest of ``deliver(_:wait:wakeups:)`` from the first subscriber that must wait on.
+    @inlinable
+    mutating func deliver(_ element: Element, from firstFull: Int, wait: Int?, wakeups: inout _Wakeups) -> Int {
+        let id = wait ?? beginWait()
+        var queued = 0
+        for index in firstFull..<subscribers.count where !subscribers[index].offerUnlessFull(element, wakeups: &wakeups) {
+            subscribers[index].pending.append(_PendingElement(element: element, wait: id))
+            queued += 1
+        }
+        waits[id, default: ProducerWait()].remaining += queued
         return id
-    }
-
-    /// Stores a suspended producer's continuation; returns true when it must resume at once
-    /// (everything it waited for is buffered, or the wait was cancelled meanwhile).
-    @usableFromInline
-    mutating func parkProducer(wait id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        guard let wait = waits[id], wait.remaining > 0 else {
-            waits[id] = nil
-            return true
-        }
-        waits[id]?.continuation = continuation
-        return false
-    }
-
-    /// Abandons a wait: its pending elements are dropped (and counted) for every subscriber.
-    @usableFromInline
-    mutating func cancelWait(_ id: Int, wakeups: inout _Wakeups) {
-        guard let wait = waits.removeValue(forKey: id) else { return }
-        if wait.remaining > 0 {
-            for index in subscribers.indices where !subscribers[index].pending.isEmpty {
-                let removed = subscribers[index].pending.removeAll { $0.wait == id }
-                if removed > 0 {
-                    subscribers[index].status.countDropped(removed)
-                }
-            }
-        }
-        if let continuation = wait.continuation {
-            wakeups.append(continuation)
-        }
-    }
-
-    /// Records that one pending element of wait `id` left the wait (buffered or discarded).
-    @usableFromInline
-    mutating func settlePending(of id: Int, wakeups: inout _Wakeups) {
-        guard var wait = waits[id] else { return }
-        wait.remaining -= 1
-        if wait.remaining == 0, let continuation = wait.continuation {
-            waits[id] = nil
-            wakeups.append(continuation)
-        } else {
-            waits[id] = wait
-        }
     }
 
     @usableFromInline
@@ -180,8 +138,13 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     /// Swaps the subscriber's buffered elements into `batch` (which must be empty), then admits
     /// pending elements into the freed buffer.
     @inlinable
-    mutating func take(_ id: Int, into batch: inout _FIFOBuffer<Element>, wakeups: inout _Wakeups) -> TakeOutcome {
-        guard let index = index(of: id) else { return .ended }
+    mutating func take(
+        _ id: Int,
+        hint: inout Int,
+        into batch: inout _FIFOBuffer<Element>,
+        wakeups: inout _Wakeups
+    ) -> TakeOutcome {
+        guard let index = index(of: id, hint: &hint) else { return .ended }
         if subscribers[index].buffer.isEmpty {
             guard isFinished else { return .empty }
             subscribers.remove(at: index)
@@ -194,7 +157,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         return .taken
     }
 
-    @usableFromInline
+    @inlinable
     mutating func admitPending(at index: Int, wakeups: inout _Wakeups) {
         while subscribers[index].buffer.count < subscribers[index].capacity, !subscribers[index].pending.isEmpty {
             let pending = subscribers[index].pending.removeFirst()
@@ -205,10 +168,14 @@ struct _BroadcastState<Element: Sendable>: Sendable {
 
     /// Stores a consumer's continuation; returns true when it must resume at once (elements
     /// arrived, the broadcast finished, or the subscriber is gone).
-    @usableFromInline
-    mutating func parkConsumer(_ id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        guard let index = index(of: id) else { return true }
+    @inlinable
+    mutating func parkConsumer(_ id: Int, hint: inout Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+        guard let index = index(of: id, hint: &hint) else { return true }
         guard subscribers[index].buffer.isEmpty, !isFinished else { return true }
+        precondition(
+            subscribers[index].consumer == nil,
+            "Broadcast.Subscription: two iterators waited at once; a subscription has a single consumer"
+        )
         subscribers[index].consumer = continuation
         return false
     }

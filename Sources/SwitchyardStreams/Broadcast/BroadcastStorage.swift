@@ -39,6 +39,7 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
     }
 
     @inlinable
+    @inline(__always)
     nonisolated(nonsending) func deliver(_ element: Element) async {
         let (wakeups, wait) = state.withLock { state in
             var wakeups = _Wakeups()
@@ -69,7 +70,8 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
 
     /// Suspends a producer until every element of its wait is buffered; cancellation drops the
     /// ones still pending.
-    @usableFromInline
+    @inlinable
+    @inline(never)
     nonisolated(nonsending) func waitForRoom(_ wait: Int) async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
@@ -134,10 +136,10 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
     // MARK: Consuming
 
     @inlinable
-    func take(_ id: Int, into batch: inout _FIFOBuffer<Element>) -> _BroadcastState<Element>.TakeOutcome {
+    func take(_ id: Int, hint: inout Int, into batch: inout _FIFOBuffer<Element>) -> _BroadcastState<Element>.TakeOutcome {
         let (outcome, wakeups) = state.withLock { state in
             var wakeups = _Wakeups()
-            let outcome = state.take(id, into: &batch, wakeups: &wakeups)
+            let outcome = state.take(id, hint: &hint, into: &batch, wakeups: &wakeups)
             return (outcome, wakeups)
         }
         wakeups.resumeAll()
@@ -146,11 +148,13 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
 
     /// Suspends a consumer until its buffer has elements, the broadcast finishes, or the
     /// subscription ends; cancelling the consuming task ends the subscription.
-    @usableFromInline
-    func waitForElements(_ id: Int, isolation actor: isolated (any Actor)?) async {
+    @inlinable
+    @inline(never)
+    func waitForElements(_ id: Int, hint: Int, isolation actor: isolated (any Actor)?) async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
-                if state.withLock({ $0.parkConsumer(id, continuation) }) {
+                var hint = hint
+                if state.withLock({ $0.parkConsumer(id, hint: &hint, continuation) }) {
                     continuation.resume()
                 }
             }

@@ -62,10 +62,14 @@ extension Broadcast {
 
             /// Returns the next element, or nil once the subscription has ended or the calling
             /// task is cancelled (which ends the subscription).
+            ///
+            /// ``Subscription/cancel()`` takes effect at the next element; task cancellation when
+            /// the iterator goes back to the buffer (at once if it is waiting), so elements already
+            /// taken in the current batch are still returned.
             @inlinable
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
                 if let element = consumer.batch.popFirst() {
-                    if _fastPath(!consumer.subscription.status.isCancelled && !Task.isCancelled) {
+                    if _fastPath(!consumer.status.isCancelled) {
                         return element
                     }
                     consumer.end()
@@ -92,11 +96,15 @@ extension Broadcast {
 @usableFromInline
 final class _SubscriptionConsumer<Element: Sendable> {
     @usableFromInline let subscription: Broadcast<Element>.Subscription
+    @usableFromInline let status: _SubscriberStatus
     @usableFromInline var batch = _FIFOBuffer<Element>()
+    /// Where the subscriber's slot was found last time.
+    @usableFromInline var slotHint = 0
 
     @usableFromInline
     init(subscription: Broadcast<Element>.Subscription) {
         self.subscription = subscription
+        self.status = subscription.status
     }
 
     deinit {
@@ -105,24 +113,26 @@ final class _SubscriptionConsumer<Element: Sendable> {
         }
     }
 
-    /// Takes the next batch, waiting for one if the buffer is empty.
-    @usableFromInline
+    /// Takes the next batch, waiting for one if the buffer is empty. Task cancellation is checked
+    /// here, once per batch: checking it per element costs more than the element itself.
+    @inlinable
+    @inline(never)
     func refill(isolation actor: isolated (any Actor)?) async -> Element? {
         let storage = subscription.storage
         let id = subscription.id
         while true {
-            if subscription.status.isCancelled || Task.isCancelled {
+            if status.isCancelled || Task.isCancelled {
                 end()
                 return nil
             }
             batch.removeAll()
-            switch storage.take(id, into: &batch) {
+            switch storage.take(id, hint: &slotHint, into: &batch) {
             case .taken:
                 return batch.popFirst()
             case .ended:
                 return nil
             case .empty:
-                await storage.waitForElements(id, isolation: actor)
+                await storage.waitForElements(id, hint: slotHint, isolation: actor)
             }
         }
     }

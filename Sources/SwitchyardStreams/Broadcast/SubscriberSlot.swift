@@ -61,26 +61,44 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     @inlinable
     mutating func offer(_ element: Element, wakeups: inout _Wakeups) {
         if _fastPath(buffer.count < capacity) {
-            buffer.append(element)
-            if let consumer {
-                self.consumer = nil
-                wakeups.append(consumer)
-            }
-            return
-        }
-        switch policy {
-        case .suspendProducer, .dropNewest:
-            status.countDropped()
-        case .dropOldest, .latest:
-            buffer.removeFirst()
-            buffer.append(element)
-            status.countDropped()
+            append(element, wakeups: &wakeups)
+        } else {
+            overflow(element)
         }
     }
 
-    /// Whether a producer that can wait must queue `element` as pending instead of offering it.
+    /// Buffers `element` for a producer that can wait; returns false, changing nothing, when the
+    /// producer must queue it as pending instead (a full `.suspendProducer` buffer).
     @inlinable
-    var mustWait: Bool {
-        policy == .suspendProducer && buffer.count >= capacity
+    mutating func offerUnlessFull(_ element: Element, wakeups: inout _Wakeups) -> Bool {
+        if _fastPath(buffer.count < capacity) {
+            append(element, wakeups: &wakeups)
+            return true
+        }
+        guard policy != .suspendProducer else { return false }
+        overflow(element)
+        return true
+    }
+
+    @inlinable
+    mutating func append(_ element: Element, wakeups: inout _Wakeups) {
+        buffer.append(element)
+        if let consumer {
+            self.consumer = nil
+            wakeups.append(consumer)
+        }
+    }
+
+    /// Applies the overflow policy to `element` arriving at a full buffer.
+    @inlinable
+    mutating func overflow(_ element: Element) {
+        switch policy {
+        case .suspendProducer, .dropNewest:
+            break
+        case .dropOldest, .latest:
+            buffer.removeFirst()
+            buffer.append(element)
+        }
+        status.countDropped()
     }
 }

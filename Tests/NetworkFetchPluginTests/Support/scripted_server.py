@@ -20,11 +20,14 @@ Control endpoints (not recorded):
                                    in state S (held | aborted | done; any when omitted)
   /_control/release?path=P         lets the oldest held request for P answer
 
-Prints "PORT <n>" on stdout once listening on 127.0.0.1 on a free port.
+Prints "PORT <n>" on stdout once listening on 127.0.0.1 on a free port; exits when its parent
+(the test process) is gone.
 """
 
 import json
+import os
 import select
+import signal
 import socket
 import sys
 import threading
@@ -218,6 +221,16 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
 
 
+def exit_with_parent(parent):
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(0)
+
+
+# The test process may have blocked signals, which children inherit; and if it dies without
+# stopping this server, nothing else would.
+signal.pthread_sigmask(signal.SIG_SETMASK, set())
+threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
 server = Server(("127.0.0.1", 0), Handler)
 print("PORT", server.server_address[1], flush=True)
 server.serve_forever()

@@ -55,15 +55,21 @@ public struct NetworkFetchPlugin: Plugin {
         try settings.finish()
     }
 
+    /// The actions matching `on`, with the default buffer (the oldest are dropped when the
+    /// plugin falls behind).
     public var subscription: ActionSubscription? {
         ActionSubscription(configuration.trigger)
     }
 
+    /// `state.NAME`, the loadable: starts idle; see ``LoadableSlice`` for the transitions and
+    /// the rule that only the current request's result counts.
     public var slice: StateSlice? {
         let reducer = LoadableSlice(source: name, prefix: configuration.prefix)
         return StateSlice(initial: LoadableSlice.initial) { slice, action in reducer.reduce(&slice, action) }
     }
 
+    /// Handles triggers under the configured policy until cancelled, on one URLSession that is
+    /// invalidated on return; never throws (every failure becomes `NAME/failed`).
     public func run(context: PluginContext) async throws {
         let transport = URLSessionTransport(
             concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)

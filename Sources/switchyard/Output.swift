@@ -1,27 +1,12 @@
-import Foundation
+import Switchyard
 
 /// Lines for the user: results on stdout, problems on stderr.
 enum Output {
     static func out(_ text: String) {
-        write(text + "\n", to: 1)
+        DescriptorWriter.writeLine(text, to: 1)
     }
 
     static func error(_ text: String) {
-        write(text + "\n", to: 2)
-    }
-
-    private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        DescriptorWriter.writeLine(text, to: 2)
     }
 }

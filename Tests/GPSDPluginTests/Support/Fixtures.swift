@@ -28,11 +28,4 @@ enum Fixtures {
         }
         return counts
     }
-
-    /// The mode of the last TPV in `name`'s `.chk`: the end of a capture always reaches a
-    /// client, whatever timing loses at its start.
-    static func lastFixMode(_ name: String) throws -> Int {
-        let last = try checkReports(name).last { $0.contains("\"class\":\"TPV\"") }
-        return try last.map { try JSON(parsing: $0)["mode"]?.intValue ?? 0 } ?? 0
-    }
 }

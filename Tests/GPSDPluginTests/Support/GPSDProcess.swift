@@ -41,24 +41,40 @@ final class GPSDProcess: Sendable {
     let directory: String
     private let processGroup: pid_t
     private let stopped = Mutex(false)
+    /// Our end of a held gpsfake's stdin, and how many sentences to let through on release.
+    private let hold: (socket: Int32, sentences: Int)?
 
-    private init(port: Int, directory: String, processGroup: pid_t) {
+    private init(port: Int, directory: String, processGroup: pid_t, hold: (socket: Int32, sentences: Int)?) {
         self.port = port
         self.directory = directory
         self.processGroup = processGroup
+        self.hold = hold
     }
 
     /// Starts gpsfake playing `capture` (a path) on `port` (a free one when `nil`), one
     /// sentence per `cycle` seconds; `once` plays it a single time, otherwise it loops.
+    ///
     /// gpsfake's own `-n` makes gpsd open the fake device at once instead of when the first
-    /// client watches; a client connecting right away then receives every report the `.chk`
-    /// lists. (Passing `-o=-n` instead hands gpsd the characters `-` and `n` as device paths.)
-    static func gpsfake(capture: String, cycle: Double, once: Bool, port: Int? = nil) throws -> GPSDProcess {
+    /// client watches. (Passing `-o=-n` instead hands gpsd the characters `-` and `n` as device
+    /// paths.) gpsd reports only what arrives after a client's watch, so a `held` capture —
+    /// played once — waits before its first sentence until ``release()``: gpsfake's `-i` asks
+    /// for a line on stdin before each sentence, and release writes them all.
+    static func gpsfake(capture: String, cycle: Double, once: Bool, held: Bool = false, port: Int? = nil) throws -> GPSDProcess {
         let port = try port ?? freePort()
         var arguments = [python, gpsfake, "-q", "-n", "-P", String(port), "-c", String(cycle)]
         if once { arguments.append("-1") }
+        if held { arguments.append("-i") }
         arguments.append(capture)
-        return try spawn(port: port, environment: [:]) { _ in arguments }
+        guard held else { return try spawn(port: port, environment: [:]) { _ in arguments } }
+        let lines = try String(contentsOfFile: capture, encoding: .isoLatin1).split(whereSeparator: \.isNewline).count
+        return try spawn(port: port, environment: [:], hold: lines + 16) { _ in arguments }
+    }
+
+    /// Lets a held gpsfake play its capture.
+    func release() {
+        guard let hold else { return }
+        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: hold.sentences)
+        _ = newlines.withUnsafeBytes { Glibc.send(hold.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Starts a bare gpsd with no device on a free port (with a control socket in its
@@ -111,6 +127,7 @@ final class GPSDProcess: Sendable {
         }
         guard !alreadyStopped else { return }
         kill(-processGroup, SIGKILL)
+        if let hold { close(hold.socket) }
         var status: Int32 = 0
         while waitpid(processGroup, &status, 0) < 0 && errno == EINTR {}
         // gpsfake's gpsd is a grandchild that cannot be waited for: its detaching from the
@@ -131,7 +148,8 @@ final class GPSDProcess: Sendable {
     }
 
     private static func spawn(
-        port: Int, environment: [String: String], arguments: (_ directory: String) -> [String]
+        port: Int, environment: [String: String], hold sentences: Int? = nil,
+        arguments: (_ directory: String) -> [String]
     ) throws -> GPSDProcess {
         GPSDSharedMemory.recordExistingTimeSegments()
         var template = Array((FileManager.default.temporaryDirectory.path + "/switchyard-gpsd-XXXXXX").utf8CString)
@@ -139,13 +157,34 @@ final class GPSDProcess: Sendable {
         let directory = String(cString: created)
         var variables = ["PATH=/usr/bin:/usr/sbin:/bin:/sbin", "TMPDIR=\(directory)", "LANG=C.UTF-8"]
         variables += environment.map { "\($0.key)=\($0.value)" }
-        let pid = try ProcessSpawner.spawn(arguments(directory), environment: variables, output: directory + "/process.log")
-        return GPSDProcess(port: port, directory: directory, processGroup: pid)
+        var hold: (socket: Int32, sentences: Int)?
+        var childInput: Int32?
+        if let sentences {
+            // A socket pair takes close-on-exec atomically; the child gets its end as stdin
+            // through dup2, which clears the flag on the copy.
+            var ends: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+                throw StartError(description: "socketpair failed: \(errno)")
+            }
+            hold = (ends[0], sentences)
+            childInput = ends[1]
+        }
+        defer { if let childInput { close(childInput) } }
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawner.spawn(
+                arguments(directory), environment: variables, input: childInput, output: directory + "/process.log")
+        } catch {
+            if let hold { close(hold.socket) }
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        return GPSDProcess(port: port, directory: directory, processGroup: pid, hold: hold)
     }
 
     /// A TCP port nothing listens on now: bound to port 0 and released.
     static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw StartError(description: "socket failed: \(errno)") }
         defer { close(socket) }
         var address = sockaddr_in()

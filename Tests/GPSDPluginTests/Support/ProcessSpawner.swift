@@ -5,9 +5,10 @@ import Glibc
 /// Starts a program in a new process group with `posix_spawn`, so the whole group can be
 /// killed by its id (Foundation's `Process` cannot set a process group).
 enum ProcessSpawner {
-    /// Spawns `arguments[0]` with `arguments` and exactly `environment`; stdin is /dev/null,
-    /// stdout and stderr go to the file `output`. Returns the pid, which is also the group id.
-    static func spawn(_ arguments: [String], environment: [String], output: String) throws -> pid_t {
+    /// Spawns `arguments[0]` with `arguments` and exactly `environment`; stdin is `input` (a
+    /// descriptor, duplicated for the child) or /dev/null, stdout and stderr go to the file
+    /// `output`. Returns the pid, which is also the group id.
+    static func spawn(_ arguments: [String], environment: [String], input: Int32? = nil, output: String) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -25,7 +26,11 @@ enum ProcessSpawner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
 

@@ -57,7 +57,12 @@ final class TestServer: Sendable {
     /// Accepts one client (waiting on a thread of its own).
     func accept() async -> Client {
         let listener = listener
-        return await onThread { Client(socket: Glibc.accept(listener, nil, nil)) }
+        return await onThread {
+            let socket = Glibc.accept(listener, nil, nil)
+            // Not inherited by processes other tests spawn meanwhile (accept4 is not exposed).
+            _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+            return Client(socket: socket)
+        }
     }
 
     /// Stops listening and removes the Unix socket file.
@@ -100,8 +105,12 @@ final class TestServer: Sendable {
             }
         }
 
-        /// Closes the connection.
-        func close() { Glibc.close(socket) }
+        /// Ends the connection: `shutdown` reaches the peer even if a child process of another
+        /// test inherited a copy of the descriptor, which `close` alone would not.
+        func close() {
+            shutdown(socket, Int32(SHUT_RDWR))
+            Glibc.close(socket)
+        }
     }
 }
 

@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
         .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
         .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NetworkFetchPlugin"]),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NetworkFetchPlugin", "GPSDPlugin", "LocationEmitterPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]

@@ -68,7 +68,7 @@ struct GPSDSettingsTests {
     }
 
     /// The shipped configs validate with the built-in kinds.
-    @Test(arguments: ["Config/gpsd.json", "Config/default-location.json"])
+    @Test(arguments: ["Config/gpsd.json", "Config/default.json"])
     func shippedConfigs(file: String) throws {
         // The shipped configs validate with the built-in kinds: the live gpsd one and the
         // offline demo, whose route is read now (its path, relative to the package root where

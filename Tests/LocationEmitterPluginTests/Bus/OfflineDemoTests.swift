@@ -12,7 +12,7 @@ struct OfflineDemoTests {
 
     /// The demo's config with the route path made absolute and the logger writing to `logFile`.
     private static func demoConfig(logFile: String) throws -> String {
-        var document = try JSON(parsing: String(contentsOf: root.appendingPathComponent("Config/default-location.json"), encoding: .utf8))
+        var document = try JSON(parsing: String(contentsOf: root.appendingPathComponent("Config/default.json"), encoding: .utf8))
         var plugins = try #require(document["plugins"]?.arrayValue)
         let route = try #require(plugins[0].value(atPath: "source.replay")?.stringValue)
         plugins[0]["source"]?["replay"] = .string(root.appendingPathComponent(route).path)
@@ -29,7 +29,7 @@ struct OfflineDemoTests {
         registry.register(LocationEmitterPlugin.self)
         registry.register(LoggerPlugin.self)
         let configuration = try BusConfiguration.parse(
-            try Self.demoConfig(logFile: logFile), file: "Config/default-location.json", environment: [:],
+            try Self.demoConfig(logFile: logFile), file: "Config/default.json", environment: [:],
             knownKinds: registry.kinds)
         let clock = ManualClock()
         let bus = try Bus(configuration: configuration, registry: registry, clock: clock, log: LogSink { _ in })

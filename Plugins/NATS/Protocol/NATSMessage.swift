@@ -1,0 +1,42 @@
+/// A message the server delivered (`MSG` or `HMSG`).
+public struct NATSMessage: Sendable, Hashable {
+    /// The subject it was published to.
+    public var subject: String
+    /// The id of the subscription that matched it.
+    public var sid: String
+    /// Where a reply goes; for JetStream deliveries, the subject that acknowledges it.
+    public var replyTo: String?
+    /// The headers of an `HMSG`; `nil` for a `MSG`.
+    public var headers: NATSHeaders?
+    /// The payload bytes.
+    public var payload: [UInt8]
+
+    /// Creates a message.
+    public init(subject: String, sid: String, replyTo: String? = nil, headers: NATSHeaders? = nil, payload: [UInt8] = []) {
+        self.subject = subject
+        self.sid = sid
+        self.replyTo = replyTo
+        self.headers = headers
+        self.payload = payload
+    }
+
+    /// The status code of a status message (no responders, an expired pull request); `nil`
+    /// for an ordinary message.
+    public var status: Int? { headers?.status }
+}
+
+/// One operation a server sends.
+public enum NATSServerOperation: Sendable, Hashable {
+    /// `INFO {...}`: the server's description, at connect and when it changes.
+    case info(NATSServerInfo)
+    /// `MSG` or `HMSG`: a message for one of the client's subscriptions.
+    case message(NATSMessage)
+    /// `PING`: the server checks the client is alive; answer with `PONG`.
+    case ping
+    /// `PONG`: the answer to the client's `PING`.
+    case pong
+    /// `+OK`: an acknowledgement in verbose mode.
+    case ok
+    /// `-ERR 'message'`: an error; most close the connection.
+    case error(String)
+}

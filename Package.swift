@@ -16,10 +16,11 @@ let package = Package(
         .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
         .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
         .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin"]),
+        .target(name: "NATSPlugin", dependencies: ["Switchyard"], path: "Plugins/NATS"),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NATSPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
-            dependencies: ["Switchyard", "SwitchyardStreams"]
+            dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]
         ),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
@@ -27,6 +28,7 @@ let package = Package(
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,7 @@ struct InboundDecoder: Sendable {
 
     /// Decides, remembering the message id of an action as seen.
     mutating func decide(_ message: NATSMessage) -> Decision {
+        if let problem = message.headerProblem { return .invalid(reason: problem.description) }
         let senderOrigin = message.headers?[OutgoingMessage.Header.origin]
         if senderOrigin == origin { return .ownOrigin }
         let messageID = message.headers?[OutgoingMessage.Header.messageID]

@@ -33,9 +33,10 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ParseError`` saying what is wrong: another scheme (TLS is not supported),
     ///   a missing host, a bad port or a path.
     public init(parsing text: String) throws(ParseError) {
+        let shown = Self.redacted(text)
         let trimmed = text[...].trimmingSpaces
         guard let schemeEnd = trimmed.range(of: "://") else {
-            throw ParseError(description: "expected a URL like nats://HOST:PORT, got \"\(text)\"")
+            throw ParseError(description: "expected a URL like nats://HOST:PORT, got \"\(shown)\"")
         }
         let scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
         switch scheme {
@@ -49,7 +50,7 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
         var rest = trimmed[schemeEnd.upperBound...]
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.contains("/"), !rest.contains("?") else {
-            throw ParseError(description: "a NATS URL has no path or query, got \"\(text)\"")
+            throw ParseError(description: "a NATS URL has no path or query, got \"\(shown)\"")
         }
         var credentials: NATSCredentials?
         if let at = rest.lastIndex(of: "@") {
@@ -59,11 +60,11 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
         let hostText: Substring
         var portText: Substring?
         if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw ParseError(description: "an IPv6 address misses its closing \"]\" in \"\(text)\"") }
+            guard let close = rest.firstIndex(of: "]") else { throw ParseError(description: "an IPv6 address misses its closing \"]\" in \"\(shown)\"") }
             hostText = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw ParseError(description: "expected \":PORT\" after the address in \"\(text)\"") }
+                guard after.hasPrefix(":") else { throw ParseError(description: "expected \":PORT\" after the address in \"\(shown)\"") }
                 portText = after.dropFirst()
             }
         } else if let colon = rest.lastIndex(of: ":") {
@@ -72,7 +73,7 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
         } else {
             hostText = rest
         }
-        guard !hostText.isEmpty else { throw ParseError(description: "the URL \"\(text)\" names no host") }
+        guard !hostText.isEmpty else { throw ParseError(description: "the URL \"\(shown)\" names no host") }
         var port = Self.defaultPort
         if let portText {
             guard let number = Int(portText), (1...65535).contains(number) else {
@@ -86,6 +87,12 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// `nats://host:port`, without credentials.
     public var description: String {
         host.contains(":") ? "nats://[\(host)]:\(port)" : "nats://\(host):\(port)"
+    }
+
+    /// `text` with any credentials replaced by `***`, for messages about a URL.
+    public static func redacted(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://"), let at = text.lastIndex(of: "@"), at > schemeEnd.upperBound else { return text }
+        return String(text[..<schemeEnd.upperBound]) + "***" + String(text[at...])
     }
 
     private static func credentials(_ userInfo: Substring) throws(ParseError) -> NATSCredentials? {

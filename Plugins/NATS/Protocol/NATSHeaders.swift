@@ -43,25 +43,25 @@ public struct NATSHeaders: Sendable, Hashable {
     /// Reads a header block as a server sends it, the blank line that ends it included.
     /// - Throws: ``NATSProtocolError`` when the version line is missing or a line has no colon.
     public init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
+        // Lines are split on bytes: in a Swift string "\r\n" is one character.
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)[...]
         }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
         guard let version = lines.first, version.hasPrefix("NATS/1.0") else {
             throw .malformedHeaders("the block does not start with NATS/1.0")
         }
-        let statusText = version.dropFirst("NATS/1.0".count).drop { $0 == " " }
+        let statusText = version.dropFirst("NATS/1.0".count).trimmingSpaces
         if statusText.isEmpty {
             status = nil
             statusDescription = ""
         } else {
             let code = statusText.prefix { $0 != " " }
             guard let number = Int(code), (100...999).contains(number) else {
-                throw .malformedHeaders("the status \"\(code)\" is not a three-digit code")
+                throw .malformedHeaders("the status \"\(code.prefix(NATSProtocolError.excerptLength))\" is not a three-digit code")
             }
             status = number
-            statusDescription = String(statusText.dropFirst(code.count).drop { $0 == " " })
+            statusDescription = String(statusText.dropFirst(code.count).trimmingSpaces)
         }
         var fields: [Field] = []
         for line in lines.dropFirst() where !line.isEmpty {

@@ -10,14 +10,25 @@ public struct NATSMessage: Sendable, Hashable {
     public var headers: NATSHeaders?
     /// The payload bytes.
     public var payload: [UInt8]
+    /// Why the header block of an `HMSG` could not be read (then ``headers`` is `nil`): a
+    /// bad header is the publisher's fault and must not end the connection.
+    public var headerProblem: NATSProtocolError?
 
     /// Creates a message.
-    public init(subject: String, sid: String, replyTo: String? = nil, headers: NATSHeaders? = nil, payload: [UInt8] = []) {
+    public init(
+        subject: String,
+        sid: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil,
+        payload: [UInt8] = [],
+        headerProblem: NATSProtocolError? = nil
+    ) {
         self.subject = subject
         self.sid = sid
         self.replyTo = replyTo
         self.headers = headers
         self.payload = payload
+        self.headerProblem = headerProblem
     }
 
     /// The status code of a status message (no responders, an expired pull request); `nil`

@@ -135,15 +135,21 @@ struct NATSParser {
             throw .missingTerminator(subject: message.subject)
         }
         var headers: NATSHeaders?
+        var headerProblem: NATSProtocolError?
         var payloadStart = start
         if let headerSize = message.headerSize {
-            headers = try NATSHeaders(parsing: buffer[start..<start + headerSize])
+            do {
+                headers = try NATSHeaders(parsing: buffer[start..<start + headerSize])
+            } catch {
+                headerProblem = error
+            }
             payloadStart += headerSize
         }
         let payload = Array(buffer[payloadStart..<bodyEnd])
         start = bodyEnd + 2
         scanned = 0
-        return NATSMessage(subject: message.subject, sid: message.sid, replyTo: message.replyTo, headers: headers, payload: payload)
+        return NATSMessage(subject: message.subject, sid: message.sid, replyTo: message.replyTo, headers: headers,
+                           payload: payload, headerProblem: headerProblem)
     }
 
     private func text(_ line: Range<Int>) -> String {

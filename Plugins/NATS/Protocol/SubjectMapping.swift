@@ -15,6 +15,14 @@ public struct SubjectMapping: Sendable, Hashable {
     /// The default prefix.
     public static let defaultPrefix = "switchyard"
 
+    /// The mapping under the default prefix.
+    public static let standard = SubjectMapping(unchecked: defaultPrefix)
+
+    private init(unchecked prefix: String) {
+        self.prefix = prefix
+        prefixTokens = prefix.split(separator: ".", omittingEmptySubsequences: false)
+    }
+
     /// Creates a mapping under `prefix`.
     /// - Throws: ``SubjectError`` when the prefix is not a literal subject.
     public init(prefix: String = SubjectMapping.defaultPrefix) throws(SubjectError) {

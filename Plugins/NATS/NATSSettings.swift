@@ -31,7 +31,8 @@ public struct NATSSettings: Sendable, Hashable {
     public var maxAckPending: Int
     /// Messages asked for per pull request. Default: 100.
     public var batch: Int
-    /// The most publishes awaiting JetStream's acknowledgement. Default: 256.
+    /// The most publishes awaiting JetStream's acknowledgement. Default: 256, or
+    /// ``bufferSize`` when that is smaller.
     public var publishWindow: Int
     /// Actions held while disconnected (with JetStream, unacknowledged ones included).
     /// Default: 10000.
@@ -89,7 +90,7 @@ public struct NATSSettings: Sendable, Hashable {
         maxAckPending = settings.int("maxAckPending", default: 1000, range: 1...1_000_000)
         batch = settings.int("batch", default: 100, range: 1...10_000)
         bufferSize = settings.int("bufferSize", default: 10_000, range: 1...10_000_000)
-        publishWindow = settings.int("publishWindow", default: 256, range: 1...100_000)
+        publishWindow = settings.int("publishWindow", default: min(256, bufferSize), range: 1...100_000)
         if publishWindow > bufferSize { settings.problem("publishWindow", "must not exceed bufferSize (\(bufferSize))") }
         overflow = settings.oneOf("overflow", default: OutboxOverflow.dropOldest)
         reconnectDelay = settings.seconds("reconnectDelay", default: .milliseconds(250), range: 0.001...3600)

@@ -70,14 +70,27 @@ extension NATSBridge {
                     reporter.failure("server", "\(endpoint): \(text)", details: ["url": .string(endpoint.description)], repeatable: true)
                 case .drained:
                     merge(withMachine { $0.drained(now: now()) }, into: &collected)
+                case .flushed:
+                    if !wasReady {
+                        wasReady = true
+                        reportConnected(endpoint, info: connection.serverInfo)
+                    }
                 case .closed(let error):
                     ending = error
                 }
             }
             report(collected.reports)
             if collected.becameReady {
-                wasReady = true
-                reportConnected(endpoint, info: connection.serverInfo)
+                switch settings.mode {
+                case .core:
+                    // Connected means subscribed: the status waits until the server confirms
+                    // it processed the subscriptions.
+                    connection.flush()
+                case .jetstream:
+                    // The setup's round trips already confirmed everything before them.
+                    wasReady = true
+                    reportConnected(endpoint, info: connection.serverInfo)
+                }
             }
             if !collected.deliveries.isEmpty {
                 await dispatch(collected.deliveries, via: connection, decoder: &decoder)

@@ -171,8 +171,6 @@ final class NATSBridge: Sendable {
                 reporter.overflow(dropped: dropped, policy: settings.overflow, bufferSize: settings.bufferSize)
             case .warning(let message):
                 context.log.warning(message)
-            case .setupFailed(let message):
-                reporter.failure("jetstream", message, repeatable: false)
             }
         }
     }

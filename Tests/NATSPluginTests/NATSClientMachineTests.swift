@@ -74,6 +74,18 @@ struct NATSClientMachineTests {
         #expect(machine.tick(now: .seconds(124)).close == .stale(pings: 2))
     }
 
+    /// A flush is a ping whose answer is reported; keep-alive pings in between are told apart by order.
+    @Test func flushes() {
+        var early = NATSClientMachine(options: NATSConnectOptions(), timing: timing, now: .zero)
+        #expect(early.flush().bytes.isEmpty)
+        var machine = connected()
+        #expect(text(machine.flush()) == "PING\r\n")
+        #expect(text(machine.tick(now: .seconds(33))) == "PING\r\n")
+        #expect(text(machine.flush()) == "PING\r\n")
+        let answers = machine.receive(Array("PONG\r\nPONG\r\nPONG\r\n".utf8), now: .seconds(34))
+        #expect(answers.events == [.flushed, .flushed])
+    }
+
     /// Permission errors are reported and keep the connection; other errors end it.
     @Test func serverErrors() {
         var machine = connected()

@@ -101,6 +101,7 @@ extension NATSConnectionEvent {
         case .message(let message): return ".message(\(message.subject))"
         case .serverError(let text): return ".serverError(\(text))"
         case .drained: return ".drained"
+        case .flushed: return ".flushed"
         }
     }
 }

@@ -47,7 +47,9 @@ struct BridgeMachine: Sendable {
         var deliveries: [Delivery] = []
         /// Things to tell.
         var reports: [BridgeReport] = []
-        /// Set when the connection must be closed, with the reason.
+        /// Set when the connection must be closed, with the reason (a JetStream setup that
+        /// failed, a consumer deleted under the bridge); the bridge reports it when the
+        /// connection has ended.
         var close: String?
         /// Whether the bridge just became ready: connected, and JetStream set up.
         var becameReady = false
@@ -232,7 +234,6 @@ struct BridgeMachine: Sendable {
             case 409:
                 let reason = message.headers?.statusDescription ?? ""
                 if reason.lowercased().contains("consumer deleted") {
-                    effects.reports.append(.setupFailed("the consumer was deleted"))
                     effects.close = "the consumer was deleted"
                     return
                 }
@@ -249,6 +250,8 @@ struct BridgeMachine: Sendable {
     private mutating func acknowledgement(_ id: UInt64, reply: JetStreamReply, now: Duration, effects: inout Effects) {
         switch reply {
         case .success:
+            // A resent action may be acknowledged twice; it was published once.
+            guard outbox.isUnacknowledged(id) else { return }
             let more = outbox.acknowledge(id, now: now)
             publishedCount += 1
             send(more, now: now, effects: &effects)
@@ -287,9 +290,7 @@ struct BridgeMachine: Sendable {
         var effects = Effects()
         switch phase {
         case .settingUp(let deadline, _) where now >= deadline:
-            let reason = "the JetStream API did not answer within \(configuration.requestTimeout)"
-            effects.reports.append(.setupFailed(reason))
-            effects.close = reason
+            effects.close = "the JetStream API did not answer within \(configuration.requestTimeout)"
         case .ready:
             send(outbox.expired(now: now, timeout: configuration.requestTimeout), now: now, effects: &effects)
             pullIfIdle(now: now, effects: &effects)
@@ -313,7 +314,6 @@ struct BridgeMachine: Sendable {
             setup = nil
             becomeReady(now: now, effects: &effects)
         case .failed(let reason):
-            effects.reports.append(.setupFailed(reason))
             effects.close = reason
         }
     }

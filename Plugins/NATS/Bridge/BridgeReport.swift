@@ -10,6 +10,4 @@ enum BridgeReport: Sendable, Hashable {
     case overflow(dropped: Int)
     /// A setting and the server disagree, but the bridge carries on.
     case warning(String)
-    /// Setting JetStream up failed; the connection is closed and retried.
-    case setupFailed(String)
 }

@@ -97,6 +97,11 @@ struct Outbox: Sendable {
         head = 0
     }
 
+    /// Whether the action `id` was sent and is not yet acknowledged.
+    func isUnacknowledged(_ id: UInt64) -> Bool {
+        unacknowledged[id] != nil
+    }
+
     /// The server stored the action `id`: returns what may be sent now.
     mutating func acknowledge(_ id: UInt64, now: Duration) -> [OutgoingMessage] {
         guard unacknowledged.removeValue(forKey: id) != nil else { return [] }

@@ -41,6 +41,9 @@ struct NATSClientMachine {
     private let timing: Timing
     private var deadline: Duration
     private var pingsOut = 0
+    /// For each ping sent since the handshake, in order, whether it was a flush (the server
+    /// answers pings in order, so each PONG belongs to the oldest).
+    private var pingPurposes: [Bool] = []
 
     /// Starts a connection at `now`; the handshake must finish by `now + connectTimeout`.
     init(options: NATSConnectOptions, timing: Timing, now: Duration) {
@@ -83,11 +86,20 @@ struct NATSClientMachine {
         case .connected:
             if pingsOut >= timing.maximumPingsOut { return close(.stale(pings: pingsOut)) }
             pingsOut += 1
+            pingPurposes.append(false)
             deadline = now + timing.pingInterval
             return Output(bytes: NATSCommand.ping)
         case .closed:
             return Output()
         }
+    }
+
+    /// Sends a ping whose answer is reported as ``NATSConnectionEvent/flushed``; nothing
+    /// before the handshake finished.
+    mutating func flush() -> Output {
+        guard phase == .connected else { return Output() }
+        pingPurposes.append(true)
+        return Output(bytes: NATSCommand.ping)
     }
 
     private mutating func close(_ error: NATSConnectionError) -> Output {
@@ -118,6 +130,7 @@ struct NATSClientMachine {
             output.events.append(.connected(info ?? NATSServerInfo()))
         case (.connected, .pong):
             pingsOut = 0
+            if !pingPurposes.isEmpty, pingPurposes.removeFirst() { output.events.append(.flushed) }
         case (_, .info(let info)):
             self.info = info
             if phase == .connected { output.events.append(.infoChanged(info)) }

@@ -33,6 +33,7 @@ final class NATSConnection: Sendable {
         var events: [NATSConnectionEvent] = []
         var queuedBytes = 0
         var readPaused = false
+        var flushes = 0
         var consumer: CheckedContinuation<[NATSConnectionEvent]?, Never>?
         var endDelivered = false
         var wakeRetired = false
@@ -120,6 +121,16 @@ final class NATSConnection: Sendable {
         }
     }
 
+    /// Asks the server to confirm it processed everything written so far: a ping whose
+    /// answer arrives as ``NATSConnectionEvent/flushed``. Does nothing unless open.
+    func flush() {
+        state.withLock { state in
+            guard state.isOpen, !state.closeRequested else { return }
+            state.flushes += 1
+            wake(&state)
+        }
+    }
+
     /// Whether more than ``Limits/outputHighWater`` bytes wait to be written.
     var isCongested: Bool { state.withLock { $0.congested } }
 
@@ -158,13 +169,16 @@ final class NATSConnection: Sendable {
 
     // MARK: The thread side
 
-    /// What the thread may do next: take the bytes to write, and whether to read and close.
-    func plan() -> (output: [UInt8], readAllowed: Bool, closeRequested: Bool) {
+    /// What the thread may do next: take the bytes to write and the flushes asked for after
+    /// them, and whether to read and close.
+    func plan() -> (output: [UInt8], flushes: Int, readAllowed: Bool, closeRequested: Bool) {
         state.withLock { state in
             let output = state.output
+            let flushes = state.flushes
             state.output = []
+            state.flushes = 0
             state.readPaused = state.queuedBytes > limits.maximumQueuedBytes
-            return (output, !state.readPaused, state.closeRequested)
+            return (output, flushes, !state.readPaused, state.closeRequested)
         }
     }
 

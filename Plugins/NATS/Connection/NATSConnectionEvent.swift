@@ -10,6 +10,9 @@ public enum NATSConnectionEvent: Sendable, Hashable {
     case serverError(String)
     /// The output buffer emptied after it had grown past its high-water mark.
     case drained
+    /// The server answered the ping ``NATSConnection/flush()`` sent: it has processed
+    /// everything written before it (subscriptions included).
+    case flushed
     /// The connection ended; always the last event.
     case closed(NATSConnectionError)
 }

@@ -48,6 +48,9 @@ final class NATSConnectionLoop {
                     chunk += plan.output
                 }
             }
+            for _ in 0..<plan.flushes {
+                if let ending = apply(machine.flush()) { return ending }
+            }
             if plan.closeRequested {
                 let flushEnd = flushDeadline ?? now + connection.limits.flushTimeout
                 flushDeadline = flushEnd

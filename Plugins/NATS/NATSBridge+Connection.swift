@@ -131,9 +131,9 @@ extension NATSBridge {
 
     /// Dispatches deliveries on the bus in order, then acknowledges the JetStream ones.
     ///
-    /// Every action but the last goes in with a non-blocking send when the inbox has room;
-    /// the last is awaited, and since the inbox is first in first out, its return means all
-    /// of them were reduced (and journaled). Only then are they acknowledged. When the task
+    /// Actions go in with a non-blocking send when the inbox has room, else wait for room.
+    /// With JetStream the last one is awaited, and since the inbox is first in first out, its
+    /// return means all of them were reduced (and journaled). Only then are they acknowledged. When the task
     /// is cancelled meanwhile, nothing is known to be durable: every delivery is
     /// negatively acknowledged, so the server redelivers it at once instead of after the
     /// acknowledgement wait.
@@ -141,7 +141,10 @@ extension NATSBridge {
         setDispatching(true)
         defer { setDispatching(false) }
         let decisions = deliveries.map { decoder.decide($0.message) }
-        let lastAwaited = decisions.lastIndex { decision in
+        // Only acknowledgements need to know the actions were reduced; core NATS has none,
+        // so there nothing is awaited unless the inbox is full.
+        let needsAcknowledgement = deliveries.contains { $0.ackSubject != nil }
+        let lastAwaited = !needsAcknowledgement ? nil : decisions.lastIndex { decision in
             switch decision {
             case .action, .invalid: return true
             case .ownOrigin, .duplicate: return false

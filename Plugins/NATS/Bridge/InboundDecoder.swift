@@ -25,6 +25,9 @@ struct InboundDecoder: Sendable {
     /// The subject mapping.
     let mapping: SubjectMapping
     private(set) var recent = RecentMessageIDs()
+    /// Subjects already mapped to their types: a fleet uses few of them, over and over.
+    private var types: [String: String] = [:]
+    private static let typeCacheSize = 4096
 
     /// Creates a decoder for the bus `origin`.
     init(origin: String, mapping: SubjectMapping) {
@@ -40,10 +43,16 @@ struct InboundDecoder: Sendable {
         let messageID = message.headers?[OutgoingMessage.Header.messageID]
         if let messageID, recent.contains(messageID) { return .duplicate }
         let type: String
-        do {
-            type = try mapping.actionType(for: message.subject)
-        } catch {
-            return .invalid(reason: error.description)
+        if let known = types[message.subject] {
+            type = known
+        } else {
+            do {
+                type = try mapping.actionType(for: message.subject)
+            } catch {
+                return .invalid(reason: error.description)
+            }
+            if types.count >= Self.typeCacheSize { types.removeAll(keepingCapacity: true) }
+            types[message.subject] = type
         }
         var payload = JSON.null
         if !message.payload.isEmpty {

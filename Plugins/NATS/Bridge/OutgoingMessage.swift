@@ -31,9 +31,14 @@ struct OutgoingMessage: Sendable, Hashable {
 
     /// Encodes `action` for publishing from the bus `origin`.
     init(action: BusAction, origin: String, mapping: SubjectMapping) {
+        self.init(action: action, origin: origin, subject: mapping.subject(for: action.type))
+    }
+
+    /// Encodes `action` for publishing from the bus `origin` to `subject`, already mapped.
+    init(action: BusAction, origin: String, subject: String) {
         actionID = action.id
         type = action.type
-        subject = mapping.subject(for: action.type)
+        self.subject = subject
         headers = NATSHeaders([
             .init(Header.messageID, "\(origin)-\(action.id)"),
             .init(Header.origin, origin),

@@ -51,6 +51,14 @@ final class NATSConnectionLoop {
             for _ in 0..<plan.flushes {
                 if let ending = apply(machine.flush()) { return ending }
             }
+            if chunkOffset < chunk.count {
+                // The socket is almost always writable: try before polling for it.
+                do {
+                    try writeChunk()
+                } catch {
+                    return error
+                }
+            }
             if plan.closeRequested {
                 let flushEnd = flushDeadline ?? now + connection.limits.flushTimeout
                 flushDeadline = flushEnd
@@ -111,7 +119,6 @@ final class NATSConnectionLoop {
     }
 
     private func drainWakeups() {
-        var sink = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(wakeRead, &sink, sink.count) > 0 {}
+        while readBuffer.withUnsafeMutableBytes({ Glibc.read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 }

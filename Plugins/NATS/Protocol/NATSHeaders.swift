@@ -43,36 +43,47 @@ public struct NATSHeaders: Sendable, Hashable {
     /// Reads a header block as a server sends it, the blank line that ends it included.
     /// - Throws: ``NATSProtocolError`` when the version line is missing or a line has no colon.
     public init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
-        // Lines are split on bytes: in a Swift string "\r\n" is one character.
+        // Lines are split on bytes: in a Swift string "\r\n" is one character, and bytes are faster.
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)[...]
+            line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard let version = lines.first, version.hasPrefix("NATS/1.0") else {
+        let version = Array("NATS/1.0".utf8)
+        guard let first = lines.first, first.starts(with: version) else {
             throw .malformedHeaders("the block does not start with NATS/1.0")
         }
-        let statusText = version.dropFirst("NATS/1.0".count).trimmingSpaces
+        let statusText = Self.trimmed(first.dropFirst(version.count))
         if statusText.isEmpty {
             status = nil
             statusDescription = ""
         } else {
-            let code = statusText.prefix { $0 != " " }
-            guard let number = Int(code), (100...999).contains(number) else {
-                throw .malformedHeaders("the status \"\(code.prefix(NATSProtocolError.excerptLength))\" is not a three-digit code")
+            let code = statusText.prefix { $0 != UInt8(ascii: " ") }
+            guard code.count == 3, let number = Int(String(decoding: code, as: UTF8.self)), (100...999).contains(number) else {
+                let shown = String(decoding: code.prefix(NATSProtocolError.excerptLength), as: UTF8.self)
+                throw .malformedHeaders("the status \"\(shown)\" is not a three-digit code")
             }
             status = number
-            statusDescription = String(statusText.dropFirst(code.count).trimmingSpaces)
+            statusDescription = String(decoding: Self.trimmed(statusText.dropFirst(code.count)), as: UTF8.self)
         }
         var fields: [Field] = []
+        fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else {
-                throw .malformedHeaders("the line \"\(line.prefix(NATSProtocolError.excerptLength))\" has no colon")
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                let shown = String(decoding: line.prefix(NATSProtocolError.excerptLength), as: UTF8.self)
+                throw .malformedHeaders("the line \"\(shown)\" has no colon")
             }
-            let name = line[..<colon].trimmingSpaces
+            let name = Self.trimmed(line[..<colon])
             guard !name.isEmpty else { throw .malformedHeaders("a field has an empty name") }
-            fields.append(Field(String(name), String(line[line.index(after: colon)...].trimmingSpaces)))
+            fields.append(Field(String(decoding: name, as: UTF8.self), String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)))
         }
         self.fields = fields
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var text = bytes
+        while let first = text.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { text.removeFirst() }
+        while let last = text.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text.removeLast() }
+        return text
     }
 
     /// The block as a client sends it: version line, fields, blank line. Line breaks in
@@ -92,8 +103,8 @@ public struct NATSHeaders: Sendable, Hashable {
     }
 
     private static func singleLine(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
-        return String(text.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
+        guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else { return text }
+        return String(decoding: text.utf8.map { $0 == 13 || $0 == 10 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 }
 

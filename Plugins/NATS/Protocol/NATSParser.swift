@@ -91,26 +91,25 @@ struct NATSParser {
     private mutating func controlOperation(_ line: Range<Int>) throws(NATSProtocolError) -> NATSServerOperation? {
         let tokens = Self.tokens(buffer[line])
         guard let first = tokens.first else { return nil }
-        let name = String(decoding: buffer[first], as: UTF8.self).uppercased()
-        switch name {
-        case "MSG", "HMSG":
-            pending = try messageHeader(name, tokens: tokens.dropFirst().map { String(decoding: buffer[$0], as: UTF8.self) }, line: line)
+        let name = buffer[first]
+        if Self.equals(name, "MSG") || Self.equals(name, "HMSG") {
+            let operation = Self.equals(name, "MSG") ? "MSG" : "HMSG"
+            pending = try messageHeader(operation, tokens: tokens.dropFirst().map { String(decoding: buffer[$0], as: UTF8.self) }, line: line)
             return nil
-        case "PING":
+        } else if Self.equals(name, "PING") {
             return .ping
-        case "PONG":
+        } else if Self.equals(name, "PONG") {
             return .pong
-        case "+OK":
+        } else if Self.equals(name, "+OK") {
             return .ok
-        case "-ERR":
+        } else if Self.equals(name, "-ERR") {
             var text = String(decoding: buffer[first.upperBound..<line.upperBound], as: UTF8.self)[...].trimmingSpaces
             if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { text = text.dropFirst().dropLast() }
             return .error(String(text))
-        case "INFO":
+        } else if Self.equals(name, "INFO") {
             return .info(try NATSServerInfo(parsing: buffer[first.upperBound..<line.upperBound]))
-        default:
-            throw .unknownOperation(text(line))
         }
+        throw .unknownOperation(text(line))
     }
 
     private func messageHeader(_ name: String, tokens arguments: [String], line: Range<Int>) throws(NATSProtocolError) -> PendingMessage {
@@ -154,6 +153,16 @@ struct NATSParser {
 
     private func text(_ line: Range<Int>) -> String {
         String(decoding: buffer[line], as: UTF8.self)
+    }
+
+    /// Whether `bytes` spell the upper-case ASCII `name`, ignoring case.
+    private static func equals(_ bytes: ArraySlice<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        return name.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { byte, upper in
+                byte == upper || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") && byte - 32 == upper)
+            }
+        }
     }
 
     private static func tokens(_ line: ArraySlice<UInt8>) -> [Range<Int>] {

@@ -67,6 +67,40 @@ struct NATSConnectionTests {
         #expect(others.isEmpty)
     }
 
+    /// Thousands of publishes written one at a time, as the bridge writes them, all reach a subscriber promptly.
+    @Test func manySmallWrites() async throws {
+        let server = try await NATSServer()
+        let publisher = try #require(try await NATSProbe.connect(port: server.port))
+        let subscriber = try #require(try await NATSProbe.connect(port: server.port))
+        defer { publisher.close() }
+        var subscribe: [UInt8] = []
+        NATSCommand.subscribe(subject: "many", sid: "2", into: &subscribe)
+        subscriber.connection.write(subscribe)
+        _ = await subscriber.request("$JS.API.INFO")
+        let count = 10_000
+        let received = Task {
+            var seen = 0
+            while seen < count, let events = await subscriber.next() {
+                seen += events.filter { if case .message = $0 { true } else { false } }.count
+            }
+            return seen
+        }
+        // Should bytes stall in the connection, the subscriber is closed after a while and
+        // the count comes up short instead of the test hanging.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            subscriber.close()
+        }
+        for _ in 0..<count {
+            var bytes: [UInt8] = []
+            NATSCommand.publish(subject: "many", payload: Array("{}".utf8), into: &bytes)
+            publisher.connection.write(bytes)
+        }
+        #expect(await received.value == count)
+        watchdog.cancel()
+        subscriber.close()
+    }
+
     /// An unreachable port, wrong credentials and a too-large publish end the connection with their reason.
     @Test func failures() async throws {
         let free = try NATSServer.freePort()

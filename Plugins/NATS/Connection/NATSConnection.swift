@@ -182,6 +182,14 @@ final class NATSConnection: Sendable {
         }
     }
 
+    /// Takes the bytes the bridge queued since the last ``plan()``.
+    func takeOutput() -> [UInt8] {
+        state.withLock { state in
+            defer { state.output = [] }
+            return state.output
+        }
+    }
+
     /// Records `count` bytes the thread queued itself (handshake, pings and pongs).
     func recordQueued(_ count: Int) {
         state.withLock { $0.unwritten += count }

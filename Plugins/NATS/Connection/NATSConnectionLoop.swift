@@ -52,12 +52,15 @@ final class NATSConnectionLoop {
                 if let ending = apply(machine.flush()) { return ending }
             }
             if chunkOffset < chunk.count {
-                // The socket is almost always writable: try before polling for it.
+                // The socket is almost always writable: try before polling for it. Once all
+                // is written, take what the bridge queued meanwhile before sleeping: it does
+                // not wake the thread for bytes queued while others were still unwritten.
                 do {
                     try writeChunk()
                 } catch {
                     return error
                 }
+                if chunkOffset == chunk.count { chunk = connection.takeOutput() }
             }
             if plan.closeRequested {
                 let flushEnd = flushDeadline ?? now + connection.limits.flushTimeout

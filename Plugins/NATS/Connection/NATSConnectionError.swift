@@ -2,7 +2,7 @@
 ///
 /// ``kind`` is the word a `NAME/failed` action carries; ``description`` is the sentence for
 /// people, and never contains a credential.
-public struct NATSConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
+struct NATSConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Sendable, Hashable {
         case unreachable(String)
         case timeout(String)
@@ -48,7 +48,7 @@ public struct NATSConnectionError: Error, Sendable, Hashable, CustomStringConver
 
     /// One word for the `kind` of a `NAME/failed` action: `unreachable`, `timeout`,
     /// `authorization`, `unsupported`, `server`, `protocol`, `stale`, `closed` or `io`.
-    public var kind: String {
+    var kind: String {
         switch code {
         case .unreachable: return "unreachable"
         case .timeout: return "timeout"
@@ -63,10 +63,10 @@ public struct NATSConnectionError: Error, Sendable, Hashable, CustomStringConver
     }
 
     /// Whether the client itself ended the connection.
-    public var isClosedByClient: Bool { code == .closedByClient }
+    var isClosedByClient: Bool { code == .closedByClient }
 
     /// A sentence saying what happened.
-    public var description: String {
+    var description: String {
         switch code {
         case .unreachable(let reason): return "cannot reach the server: \(reason)"
         case .timeout(let phase): return "timed out \(phase)"

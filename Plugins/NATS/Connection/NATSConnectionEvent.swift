@@ -1,5 +1,5 @@
 /// What a connection reports to the bridge, in order.
-public enum NATSConnectionEvent: Sendable, Hashable {
+enum NATSConnectionEvent: Sendable, Hashable {
     /// The handshake finished: the server accepted `CONNECT` and answered the first `PING`.
     case connected(NATSServerInfo)
     /// The server sent a new `INFO` (its limits may have changed).

@@ -5,16 +5,16 @@ import Switchyard
 /// The bridge always asks for headers (they carry the origin and the message id) and for
 /// no-responders replies (so a publish no stream captures fails at once), and turns echo
 /// off so that the server never sends a connection its own publishes back.
-public struct NATSConnectOptions: Sendable, Hashable {
+struct NATSConnectOptions: Sendable, Hashable {
     /// The credentials to present; `nil` for none.
-    public var credentials: NATSCredentials?
+    var credentials: NATSCredentials?
     /// The client name shown by the server's monitoring (`switchyard:<origin>`).
-    public var name: String
+    var name: String
     /// Whether the server may send the client its own messages. Default: `false`.
-    public var echo: Bool
+    var echo: Bool
 
     /// Creates options; every parameter has the default documented on its property.
-    public init(credentials: NATSCredentials? = nil, name: String = "switchyard", echo: Bool = false) {
+    init(credentials: NATSCredentials? = nil, name: String = "switchyard", echo: Bool = false) {
         self.credentials = credentials
         self.name = name
         self.echo = echo

@@ -3,16 +3,16 @@
 ///
 /// Names keep their case, as NATS does; ``subscript(_:)`` finds a name exactly first and
 /// ignoring case second, since servers and other clients differ in how they spell them.
-public struct NATSHeaders: Sendable, Hashable {
+struct NATSHeaders: Sendable, Hashable {
     /// One `Name: value` line.
-    public struct Field: Sendable, Hashable {
+    struct Field: Sendable, Hashable {
         /// The name, as written.
-        public var name: String
+        var name: String
         /// The value, without surrounding spaces.
-        public var value: String
+        var value: String
 
         /// Creates a field.
-        public init(_ name: String, _ value: String) {
+        init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
@@ -20,21 +20,21 @@ public struct NATSHeaders: Sendable, Hashable {
 
     /// The status code on the version line (`503` for no responders, `408` for an expired
     /// pull request); `nil` for an ordinary message.
-    public var status: Int?
+    var status: Int?
     /// The words after the status code, such as `Request Timeout`; empty when there are none.
-    public var statusDescription: String
+    var statusDescription: String
     /// The fields in the order they were written.
-    public var fields: [Field]
+    var fields: [Field]
 
     /// Creates headers; an ordinary message has no status.
-    public init(_ fields: [Field] = [], status: Int? = nil, statusDescription: String = "") {
+    init(_ fields: [Field] = [], status: Int? = nil, statusDescription: String = "") {
         self.fields = fields
         self.status = status
         self.statusDescription = statusDescription
     }
 
     /// The value of the first field named `name`; `nil` when there is none.
-    public subscript(_ name: String) -> String? {
+    subscript(_ name: String) -> String? {
         if let exact = fields.first(where: { $0.name == name }) { return exact.value }
         let lowered = name.lowercased()
         return fields.first { $0.name.lowercased() == lowered }?.value
@@ -42,7 +42,7 @@ public struct NATSHeaders: Sendable, Hashable {
 
     /// Reads a header block as a server sends it, the blank line that ends it included.
     /// - Throws: ``NATSProtocolError`` when the version line is missing or a line has no colon.
-    public init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
+    init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
         // Lines are split on bytes: in a Swift string "\r\n" is one character, and bytes are faster.
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
@@ -88,7 +88,7 @@ public struct NATSHeaders: Sendable, Hashable {
 
     /// The block as a client sends it: version line, fields, blank line. Line breaks in
     /// names or values become spaces, so a value can never start a field of its own.
-    public var encoded: [UInt8] {
+    var encoded: [UInt8] {
         var text = "NATS/1.0"
         if let status {
             text += " \(status)"

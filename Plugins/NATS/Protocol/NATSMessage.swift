@@ -1,21 +1,21 @@
 /// A message the server delivered (`MSG` or `HMSG`).
-public struct NATSMessage: Sendable, Hashable {
+struct NATSMessage: Sendable, Hashable {
     /// The subject it was published to.
-    public var subject: String
+    var subject: String
     /// The id of the subscription that matched it.
-    public var sid: String
+    var sid: String
     /// Where a reply goes; for JetStream deliveries, the subject that acknowledges it.
-    public var replyTo: String?
+    var replyTo: String?
     /// The headers of an `HMSG`; `nil` for a `MSG`.
-    public var headers: NATSHeaders?
+    var headers: NATSHeaders?
     /// The payload bytes.
-    public var payload: [UInt8]
+    var payload: [UInt8]
     /// Why the header block of an `HMSG` could not be read (then ``headers`` is `nil`): a
     /// bad header is the publisher's fault and must not end the connection.
-    public var headerProblem: NATSProtocolError?
+    var headerProblem: NATSProtocolError?
 
     /// Creates a message.
-    public init(
+    init(
         subject: String,
         sid: String,
         replyTo: String? = nil,
@@ -33,11 +33,11 @@ public struct NATSMessage: Sendable, Hashable {
 
     /// The status code of a status message (no responders, an expired pull request); `nil`
     /// for an ordinary message.
-    public var status: Int? { headers?.status }
+    var status: Int? { headers?.status }
 }
 
 /// One operation a server sends.
-public enum NATSServerOperation: Sendable, Hashable {
+enum NATSServerOperation: Sendable, Hashable {
     /// `INFO {...}`: the server's description, at connect and when it changes.
     case info(NATSServerInfo)
     /// `MSG` or `HMSG`: a message for one of the client's subscriptions.

@@ -2,7 +2,7 @@
 ///
 /// The connection that received them is closed and the bridge reconnects; the message says
 /// what was wrong and quotes the start of the offending line.
-public struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Sendable, Hashable {
         case unknownOperation(String)
         case malformed(operation: String, line: String)
@@ -58,7 +58,7 @@ public struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// A sentence saying what the server sent.
-    public var description: String {
+    var description: String {
         switch code {
         case .unknownOperation(let line):
             return "unknown operation from the server: \(quoted(line))"

@@ -1,32 +1,32 @@
 import Switchyard
 
 /// What a server says about itself in `INFO`: who it is and what it allows.
-public struct NATSServerInfo: Sendable, Hashable {
+struct NATSServerInfo: Sendable, Hashable {
     /// The server's unique id.
-    public var serverID: String
+    var serverID: String
     /// The server's name (its id unless configured).
-    public var serverName: String
+    var serverName: String
     /// The server's version, such as `2.9.10`.
-    public var version: String
+    var version: String
     /// The largest message (headers and payload) the server accepts, in bytes; 1 MiB unless
     /// the server says otherwise.
-    public var maxPayload: Int
+    var maxPayload: Int
     /// Whether the server supports message headers (HPUB/HMSG).
-    public var headers: Bool
+    var headers: Bool
     /// Whether JetStream is enabled for this client.
-    public var jetStream: Bool
+    var jetStream: Bool
     /// Whether the server requires credentials.
-    public var authRequired: Bool
+    var authRequired: Bool
     /// Whether the server requires TLS, which this client does not speak.
-    public var tlsRequired: Bool
+    var tlsRequired: Bool
     /// Whether the server is shutting down and asks clients to move elsewhere.
-    public var lameDuckMode: Bool
+    var lameDuckMode: Bool
 
     /// The server's default `max_payload`.
-    public static let defaultMaxPayload = 1 << 20
+    static let defaultMaxPayload = 1 << 20
 
     /// Creates information; every parameter defaults to what a plain local server reports.
-    public init(
+    init(
         serverID: String = "",
         serverName: String = "",
         version: String = "",
@@ -51,7 +51,7 @@ public struct NATSServerInfo: Sendable, Hashable {
     /// Reads the JSON object after `INFO`; missing members take the defaults above, except
     /// `headers`, which a server that does not mention it does not support.
     /// - Throws: ``NATSProtocolError`` when the text is not a JSON object.
-    public init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
+    init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
         let json: JSON
         do {
             json = try JSON(parsing: bytes)

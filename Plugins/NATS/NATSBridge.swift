@@ -170,6 +170,11 @@ final class NATSBridge: Sendable {
             case .rejected(let type, let id, let reason):
                 reporter.failure("rejected", "JetStream refused \(type) (id \(id)): \(reason)",
                                  details: ["type": .string(type), "id": .integer(Int64(id))], repeatable: true)
+            case .duplicateID(let type, let id):
+                // One report per episode: the message names no id, so repeats are recognised.
+                reporter.failure("duplicate-id", "JetStream dropped actions whose message ids (\(origin)-ID) it already held: "
+                                 + "this bus's action ids started again within the stream's duplicate window (a restart without its journal?)",
+                                 details: ["type": .string(type), "id": .integer(Int64(id))], repeatable: false)
             case .overflow(let dropped):
                 reporter.overflow(dropped: dropped, policy: settings.overflow, bufferSize: settings.bufferSize)
             case .warning(let message):

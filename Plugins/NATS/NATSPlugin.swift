@@ -15,9 +15,9 @@ import Switchyard
 /// never published again, so nothing loops. The plugin emits `NAME/status` (`connecting`,
 /// `connected`, `disconnected`), `NAME/failed` (`kind`: `unreachable`, `authorization`,
 /// `timeout`, `closed`, `stale`, `server`, `protocol`, `unsupported`, `io`, `jetstream`,
-/// `oversized`, `rejected`, `invalid-message`; with `message`) and `NAME/overflow`, and
-/// keeps `state.NAME`. It never fails: it reconnects with backoff and jitter for as long as
-/// the bus runs.
+/// `oversized`, `rejected`, `duplicate-id`, `invalid-message`; with `message`) and
+/// `NAME/overflow`, and keeps `state.NAME`. It never fails: it reconnects with backoff and
+/// jitter for as long as the bus runs.
 public struct NATSPlugin: Plugin {
     /// `nats`.
     public static let kind = "nats"

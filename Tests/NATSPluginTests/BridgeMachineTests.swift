@@ -137,6 +137,19 @@ struct BridgeMachineTests {
         #expect(machine.heldCount == 0)
     }
 
+    /// JetStream calling a first send a duplicate means the id was used before: reported; after a resend it is expected.
+    @Test func duplicateIDs() {
+        var machine = Self.readyJetStream(window: 4)
+        _ = machine.submit(OutboxTests.message(1), now: .zero)
+        _ = machine.submit(OutboxTests.message(2), now: .zero)
+        let reused = machine.received(Self.reply("1", #"{"stream":"SWITCHYARD","seq":9,"duplicate":true}"#), now: .zero)
+        #expect(reused.reports == [.duplicateID(type: "demo/tick", id: 1)])
+        _ = machine.tick(now: .seconds(5))
+        let resent = machine.received(Self.reply("2", #"{"stream":"SWITCHYARD","seq":10,"duplicate":true}"#), now: .seconds(5))
+        #expect(resent.reports.isEmpty)
+        #expect(machine.publishedCount == 1 && machine.failedCount == 1)
+    }
+
     /// Deliveries carry their acknowledgement subject; the next pull waits until they are dispatched and the request ended.
     @Test func pullsAfterDispatching() {
         var machine = Self.readyJetStream()

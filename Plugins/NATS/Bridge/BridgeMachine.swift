@@ -202,12 +202,19 @@ struct BridgeMachine: Sendable {
 
     private mutating func acknowledgement(_ id: UInt64, reply: JetStreamReply, now: Duration, effects: inout Effects) {
         switch reply {
-        case .success:
+        case .success(let acknowledgement):
             // A resent action may be acknowledged twice; it was published once.
-            guard outbox.isUnacknowledged(id) else { return }
-            let more = outbox.acknowledge(id, now: now)
-            publishedCount += 1
-            send(more, now: now, effects: &effects)
+            guard let message = outbox.unacknowledged(id) else { return }
+            if acknowledgement["duplicate"] == true, !message.isResend {
+                // The stream already holds this message id from before: the bus's action
+                // ids started again (a restart without its journal), and JetStream kept the
+                // older action instead of this one.
+                failedCount += 1
+                effects.reports.append(.duplicateID(type: message.type, id: id))
+            } else {
+                publishedCount += 1
+            }
+            send(outbox.acknowledge(id, now: now), now: now, effects: &effects)
         case .failure(let error) where error.code == 503:
             // JetStream is busy or electing a leader: the publish is retried when it expires.
             break

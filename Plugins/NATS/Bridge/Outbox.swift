@@ -91,15 +91,19 @@ struct Outbox: Sendable {
     mutating func close() {
         isOpen = false
         guard !unacknowledged.isEmpty else { return }
-        let resend = unacknowledged.values.map(\.message).sorted { $0.actionID < $1.actionID }
+        let resend = unacknowledged.values.map { sent in
+            var message = sent.message
+            message.isResend = true
+            return message
+        }.sorted { $0.actionID < $1.actionID }
         unacknowledged = [:]
         waiting = resend + waiting[head...]
         head = 0
     }
 
-    /// Whether the action `id` was sent and is not yet acknowledged.
-    func isUnacknowledged(_ id: UInt64) -> Bool {
-        unacknowledged[id] != nil
+    /// The action `id` if it was sent and is not yet acknowledged.
+    func unacknowledged(_ id: UInt64) -> OutgoingMessage? {
+        unacknowledged[id]?.message
     }
 
     /// The server stored the action `id`: returns what may be sent now.
@@ -121,6 +125,7 @@ struct Outbox: Sendable {
         var again: [OutgoingMessage] = []
         for (id, sent) in unacknowledged where now - sent.sentAt >= timeout {
             unacknowledged[id]?.sentAt = now
+            unacknowledged[id]?.message.isResend = true
             again.append(sent.message)
         }
         return again.sorted { $0.actionID < $1.actionID }

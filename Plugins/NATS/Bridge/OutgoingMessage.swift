@@ -25,6 +25,9 @@ struct OutgoingMessage: Sendable, Hashable {
     var headers: [UInt8]
     /// The payload as JSON.
     var payload: [UInt8]
+    /// Whether it was sent before (the connection dropped or the acknowledgement was late),
+    /// so that JetStream calling it a duplicate is expected.
+    var isResend = false
 
     /// The bytes the server counts against its `max_payload`.
     var size: Int { headers.count + payload.count }

@@ -68,7 +68,7 @@ public final actor Bus {
             beforeDelivery: { actions in await router.route(actions) }
         )
         store.startDrainer()
-        let core = BusCore(store: store, router: router, log: log, clock: clock)
+        let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name)
         self.configuration = configuration
         self.core = core
         self.runners = zip(configuration.plugins, plugins).map { declaration, plugin in

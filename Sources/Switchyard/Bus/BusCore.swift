@@ -1,19 +1,21 @@
 import Foundation
 import SwitchyardStreams
 
-/// What every plugin context and runner of one bus share: the store, the router, the log and
-/// the clock.
+/// What every plugin context and runner of one bus share: the store, the router, the log, the
+/// clock and the bus's name.
 final class BusCore: Sendable {
     let store: Store<JSON, BusAction>
     let router: ActionRouter
     let log: LogSink
     let clock: any Clock<Duration>
+    let busName: String
 
-    init(store: Store<JSON, BusAction>, router: ActionRouter, log: LogSink, clock: any Clock<Duration>) {
+    init(store: Store<JSON, BusAction>, router: ActionRouter, log: LogSink, clock: any Clock<Duration>, busName: String) {
         self.store = store
         self.router = router
         self.log = log
         self.clock = clock
+        self.busName = busName
     }
 
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {

@@ -12,12 +12,16 @@ let package = Package(
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
+        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
         .executableTarget(name: "switchyard", dependencies: ["Switchyard"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
         ),
-        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
+        .testTarget(
+            name: "SwitchyardStreamsTests",
+            dependencies: ["SwitchyardStreams", "SwitchyardTesting"]
+        ),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
     ],
     swiftLanguageModes: [.v6]

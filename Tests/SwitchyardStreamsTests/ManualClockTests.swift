@@ -1,0 +1,108 @@
+import Synchronization
+import SwitchyardTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct ManualClockTests {
+    /// Records the order in which sleepers on one actor wake; jobs on an actor run in the order
+    /// they were resumed, so the record shows the clock's resume order.
+    actor WakeOrder {
+        var woken: [Int] = []
+
+        func sleep(_ label: Int, until deadline: ManualClock.Instant, on clock: ManualClock) async throws {
+            try await clock.sleep(until: deadline)
+            woken.append(label)
+        }
+    }
+
+    /// A sleeper wakes only once time reaches its deadline.
+    @Test func sleeperWakesAtItsDeadline() async throws {
+        let clock = ManualClock()
+        let sleeper = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(1))) }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleeperCount == 1)
+        #expect(clock.nextDeadline == ManualClock.Instant(offset: .seconds(1)))
+        clock.advance(by: .milliseconds(1))
+        try await sleeper.value
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now == ManualClock.Instant(offset: .seconds(1)))
+    }
+
+    /// Sleepers that fall due in one advance are resumed in deadline order.
+    @Test func sleepersWakeInDeadlineOrder() async throws {
+        let clock = ManualClock()
+        let order = WakeOrder()
+        let sleepers = [3, 1, 2].map { label in
+            Task { try await order.sleep(label, until: .init(offset: .seconds(label)), on: clock) }
+        }
+        await clock.waitForSleepers(count: 3)
+        clock.advance(by: .seconds(5))
+        for sleeper in sleepers { try await sleeper.value }
+        #expect(await order.woken == [1, 2, 3])
+    }
+
+    /// A deadline that has passed returns at once and registers no sleeper.
+    @Test func passedDeadlineReturnsAtOnce() async throws {
+        let clock = ManualClock()
+        clock.advance(to: .init(offset: .seconds(2)))
+        try await clock.sleep(until: .init(offset: .seconds(1)))
+        try await clock.sleep(for: .zero)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    /// Cancelling a sleeper removes it and makes it throw `CancellationError`.
+    @Test func cancelledSleeperThrowsAndLeaves() async {
+        let clock = ManualClock()
+        let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(count: 1)
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    /// A task cancelled before it sleeps throws without registering.
+    @Test func cancelledBeforeSleepingThrows() async {
+        let clock = ManualClock()
+        let sleeper = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(for: .seconds(1))
+        }
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    /// Copies of a clock share one timeline.
+    @Test func copiesShareTime() {
+        let clock = ManualClock()
+        let copy = clock
+        copy.advance(by: .seconds(3))
+        #expect(clock.now.offset == .seconds(3))
+        #expect(clock.now.description == "+3.0 seconds")
+    }
+
+    /// Moving time backwards by a negative duration stops the program with a clear message.
+    @Test func negativeAdvanceIsRejected() async {
+        await #expect(processExitsWith: .failure) {
+            ManualClock().advance(by: .seconds(-1))
+        }
+    }
+
+    /// Advancing to an instant before now stops the program with a clear message.
+    @Test func advanceToThePastIsRejected() async {
+        await #expect(processExitsWith: .failure) {
+            let clock = ManualClock()
+            clock.advance(by: .seconds(2))
+            clock.advance(to: .init(offset: .seconds(1)))
+        }
+    }
+
+    /// Waiting for sleepers returns early when the waiting task is cancelled.
+    @Test func waitForSleepersHonoursCancellation() async {
+        let clock = ManualClock()
+        let waiter = Task { await clock.waitForSleepers(count: 5) }
+        waiter.cancel()
+        await waiter.value
+        #expect(clock.sleeperCount == 0)
+    }
+}

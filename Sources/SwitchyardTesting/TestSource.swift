@@ -49,6 +49,9 @@ public struct TestSource<Element: Sendable, Failure: Error>: AsyncSequence, Send
     /// How many iterators have been made, over the source's whole life.
     public var iteratorCount: Int { storage.iteratorCount }
 
+    /// How many sent elements wait in the buffer for an iterator.
+    public var bufferedCount: Int { storage.bufferedCount }
+
     /// How many iterators exist and have not been cancelled.
     public var activeIteratorCount: Int { storage.activeIteratorCount }
 

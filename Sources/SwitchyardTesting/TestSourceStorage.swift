@@ -78,6 +78,7 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
 
     var iteratorCount: Int { state.withLock { $0.iteratorCount } }
     var activeIteratorCount: Int { state.withLock { $0.activeCount } }
+    var bufferedCount: Int { state.withLock { $0.buffer.count - $0.head } }
 
     func send(_ element: Element) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, Delivery?) in

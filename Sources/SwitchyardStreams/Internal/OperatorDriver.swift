@@ -1,0 +1,252 @@
+import Synchronization
+
+/// The engine shared by the operators that own tasks (merge, combineLatest, withLatestFrom,
+/// debounce, throttle, timeout, flatMapLatest, flatMap(maxConcurrent:)).
+///
+/// Under one lock it keeps the operator's pure state machine and its ``OperatorOutput``, so
+/// a machine update and the emissions it causes are one atomic step. The operator's tasks
+/// (started by the first `next`) update the machine and emit; the single consumer takes buffered
+/// elements without suspending. Producers wait while ``capacity`` elements are buffered and
+/// resume once the consumer has taken half of them, so nothing grows without bound.
+///
+/// When the output ends, or the consumer leaves (its task is cancelled or its iterator is
+/// released), every task is cancelled and every waiter resumed. Producers only wait on this
+/// driver inside tasks it owns, and it resumes all of them when it stops; that is why those
+/// waits need no cancellation handler of their own.
+final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>: Sendable {
+    typealias Output = OperatorOutput<Element, Failure>
+    private typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
+
+    private struct Watcher {
+        var condition: @Sendable (Machine) -> Bool
+        var continuation: UnsafeContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var machine: Machine
+        var output = Output()
+        var started = false
+        var stopped = false
+        var consumer: Consumer?
+        var roomWaiters: [UnsafeContinuation<Void, Never>] = []
+        var watchers: [Watcher] = []
+        var tasks: [UInt64: Task<Void, Never>] = [:]
+        var nextTaskID: UInt64 = 0
+
+        /// Hands what is due to the waiters and stops the tasks once the output has ended.
+        mutating func settle(capacity: Int) -> Wakeups {
+            var wakeups = Wakeups()
+            if let waiting = consumer, let delivery = output.take() {
+                consumer = nil
+                wakeups.consumer = (waiting, delivery.result)
+            }
+            if output.isEnded && !stopped {
+                stopped = true
+                wakeups.tasks = Array(tasks.values)
+                tasks = [:]
+                wakeups.room = roomWaiters
+                roomWaiters = []
+                wakeups.watchers = watchers.map { ($0.continuation, false) }
+                watchers = []
+                return wakeups
+            }
+            if !roomWaiters.isEmpty && output.bufferedCount <= capacity / 2 {
+                wakeups.room = roomWaiters
+                roomWaiters = []
+            }
+            if !watchers.isEmpty {
+                let machine = self.machine
+                let (due, waiting) = watchers.reduce(into: ([Watcher](), [Watcher]())) { split, watcher in
+                    if watcher.condition(machine) { split.0.append(watcher) } else { split.1.append(watcher) }
+                }
+                watchers = waiting
+                wakeups.watchers = due.map { ($0.continuation, true) }
+            }
+            return wakeups
+        }
+    }
+
+    /// What to resume and cancel once the lock is released.
+    private struct Wakeups {
+        var consumer: (Consumer, Result<Element?, Failure>)?
+        var room: [UnsafeContinuation<Void, Never>] = []
+        var watchers: [(UnsafeContinuation<Bool, Never>, Bool)] = []
+        var tasks: [Task<Void, Never>] = []
+
+        func perform() {
+            for task in tasks { task.cancel() }
+            for waiter in room { waiter.resume() }
+            for (watcher, holds) in watchers { watcher.resume(returning: holds) }
+            if let (consumer, result) = consumer { consumer.resume(returning: result) }
+        }
+    }
+
+    /// How many buffered elements make producers wait.
+    let capacity: Int
+    private let state: Mutex<State>
+    private let start: @Sendable (OperatorDriver) -> Void
+
+    /// - Parameters:
+    ///   - machine: The operator's state machine in its initial state.
+    ///   - capacity: Buffered elements at which producers wait; at least 1.
+    ///   - start: Called once, by the first `next`, to spawn the operator's tasks.
+    init(machine: Machine, capacity: Int = 64, start: @escaping @Sendable (OperatorDriver) -> Void) {
+        self.capacity = Swift.max(1, capacity)
+        self.state = Mutex(State(machine: machine))
+        self.start = start
+    }
+
+    // MARK: Consumer side
+
+    func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        if Task.isCancelled {
+            cancel()
+            return nil
+        }
+        let (delivery, wakeups, shouldStart) = state.withLock { state in
+            let delivery = state.output.take()
+            let shouldStart = !state.started
+            state.started = true
+            return (delivery, state.settle(capacity: capacity), shouldStart)
+        }
+        wakeups.perform()
+        if shouldStart { start(self) }
+        if let delivery { return try delivery.result.get() }
+
+        let result = await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { (consumer: Consumer) in
+                let wakeups = state.withLock { state in
+                    state.consumer = consumer
+                    return state.settle(capacity: capacity)
+                }
+                wakeups.perform()
+            }
+        } onCancel: {
+            cancel()
+        }
+        return try result.get()
+    }
+
+    /// The consumer left: drop what is buffered, stop every task, and end quietly.
+    func cancel() {
+        let wakeups = state.withLock { state in
+            state.started = true
+            state.output.discard()
+            return state.settle(capacity: capacity)
+        }
+        wakeups.perform()
+    }
+
+    // MARK: Producer side
+
+    /// Runs `body` on the machine and the output as one atomic step, then delivers.
+    @discardableResult
+    func update<Result: Sendable>(_ body: (inout Machine, inout Output) -> Result) -> Result {
+        let (result, wakeups) = state.withLock { state in
+            let result = body(&state.machine, &state.output)
+            return (result, state.settle(capacity: capacity))
+        }
+        wakeups.perform()
+        return result
+    }
+
+    /// Like ``update(_:)``, then waits while the buffer is full.
+    /// - Returns: `false` once the operator has stopped, so a producer can stop too.
+    func updateThenWaitForRoom(_ body: (inout Machine, inout Output) -> Void) async -> Bool {
+        let (full, stopped, wakeups) = state.withLock { state in
+            body(&state.machine, &state.output)
+            let wakeups = state.settle(capacity: capacity)
+            return (state.output.bufferedCount >= capacity, state.stopped, wakeups)
+        }
+        wakeups.perform()
+        guard full, !stopped else { return !stopped }
+        await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                if state.stopped || state.output.bufferedCount < capacity { return true }
+                state.roomWaiters.append(waiter)
+                return false
+            }
+            if resumeNow { waiter.resume() }
+        }
+        return !state.withLock { $0.stopped }
+    }
+
+    /// Suspends until `condition` holds for the machine (re-checked after every update).
+    /// - Returns: `true` when it holds, `false` when the operator stopped first.
+    func wait(until condition: @escaping @Sendable (Machine) -> Bool) async -> Bool {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+            let answer = state.withLock { state -> Bool? in
+                if state.stopped { return false }
+                if condition(state.machine) { return true }
+                state.watchers.append(Watcher(condition: condition, continuation: continuation))
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// Starts a task the driver owns and cancels when it stops.
+    /// - Returns: The task's ID for ``cancelTask(_:)``, or `nil` when the driver has stopped.
+    @discardableResult
+    func spawn(_ body: @escaping @Sendable () async -> Void) -> UInt64? {
+        state.withLock { state in
+            guard !state.stopped else { return nil }
+            let id = state.nextTaskID
+            state.nextTaskID += 1
+            state.tasks[id] = Task {
+                await body()
+                self.taskEnded(id)
+            }
+            return id
+        }
+    }
+
+    /// Cancels one owned task, if it is still running.
+    func cancelTask(_ id: UInt64) {
+        state.withLock { $0.tasks.removeValue(forKey: id) }?.cancel()
+    }
+
+    private func taskEnded(_ id: UInt64) {
+        _ = state.withLock { $0.tasks.removeValue(forKey: id) }
+    }
+}
+
+extension OperatorOutput.Delivery {
+    /// The delivery as `next` returns it: an element, `nil` for the end, or the failure.
+    var result: Result<Element?, Failure> {
+        switch self {
+        case .element(let element): .success(element)
+        case .end(let end): end.map { nil }
+        }
+    }
+}
+
+/// Ties an iterator's lifetime to its operator: releasing the iterator stops the operator.
+final class OperatorDriverHandle<Machine: Sendable, Element: Sendable, Failure: Error> {
+    let driver: OperatorDriver<Machine, Element, Failure>
+
+    init(_ driver: OperatorDriver<Machine, Element, Failure>) {
+        self.driver = driver
+    }
+
+    deinit {
+        driver.cancel()
+    }
+}
+
+/// Iterates `base` to its end on the calling task and reports how it ended; an `onElement`
+/// that returns `false` stops early (reported as a finish).
+func drain<Base: AsyncSequence>(
+    _ base: Base,
+    _ onElement: (Base.Element) async -> Bool
+) async -> Result<Void, Base.Failure> {
+    var iterator = base.makeAsyncIterator()
+    do {
+        while let element = try await iterator.next(isolation: nil) {
+            guard await onElement(element) else { break }
+        }
+        return .success(())
+    } catch {
+        return .failure(error)
+    }
+}

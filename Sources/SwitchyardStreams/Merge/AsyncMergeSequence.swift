@@ -25,7 +25,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 }
 
 /// Interleaves the elements of `base` and `others` in the order they arrive; see
-/// ``_Concurrency/AsyncSequence/merge(with:)`` for when it emits, finishes and fails.
+/// `AsyncSequence.merge(with:)` for when it emits, finishes and fails.
 ///
 /// ```swift
 /// for await event in merge(taps, swipes) { handle(event) }

@@ -1,0 +1,142 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Combines this sequence with one or more others into tuples of their latest elements.
+    ///
+    /// - **Emits** a tuple each time any input produces an element, once every input has
+    ///   produced at least one; before that it emits nothing.
+    /// - **Finishes** when every input has finished, or as soon as an input finishes without
+    ///   ever producing an element (no tuple could ever be complete).
+    /// - **Fails** with the first failure of any input, after the tuples emitted before it;
+    ///   the other inputs are cancelled.
+    /// - **Buffers** the latest element of each input, and up to 64 tuples the consumer has
+    ///   not taken; an input that finds that buffer full waits for the consumer.
+    ///
+    /// Each input is iterated by one task the operator starts on the first `next` and cancels
+    /// when the consumer's task is cancelled or its iterator is released. All inputs share this
+    /// sequence's failure type.
+    ///
+    /// ```swift
+    /// for await (frontal, lateral) in frontalTilt.combineLatest(lateralTilt) {
+    ///     print(frontal == .upright && lateral == .upright ? "vertical" : "not vertical")
+    /// }
+    /// ```
+    public func combineLatest<Other: AsyncSequence & Sendable, each More: Sendable>(
+        _ other: Other,
+        _ more: repeat any AsyncSequence<each More, Failure> & Sendable
+    ) -> AsyncCombineLatestSequence<(Element, Other.Element, repeat each More), Failure>
+    where Other.Element: Sendable, Other.Failure == Failure {
+        var inputs = [CombineLatestInput<Failure>(self), CombineLatestInput(other)]
+        for sequence in repeat each more { inputs.append(CombineLatestInput(sequence)) }
+        return AsyncCombineLatestSequence(inputs: inputs) { values in
+            var index = 2
+            return (
+                unwrap(values[0], as: Element.self),
+                unwrap(values[1], as: Other.Element.self),
+                repeat unwrap(values, &index, as: (each More).self)
+            )
+        }
+    }
+}
+
+/// Combines `first`, `second` and any `more` into tuples of their latest elements; see
+/// `AsyncSequence.combineLatest(_:_:)` for when it emits, finishes and fails.
+///
+/// ```swift
+/// for await (frontal, lateral) in combineLatest(frontalTilt, lateralTilt) { show(frontal, lateral) }
+/// ```
+public func combineLatest<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
+    _ first: First,
+    _ second: Second,
+    _ more: repeat any AsyncSequence<each More, First.Failure> & Sendable
+) -> AsyncCombineLatestSequence<(First.Element, Second.Element, repeat each More), First.Failure>
+where First.Element: Sendable, Second.Element: Sendable, Second.Failure == First.Failure {
+    first.combineLatest(second, repeat each more)
+}
+
+/// Tuples of the latest elements of several sequences. Made by `combineLatest(_:_:)`.
+public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+    typealias Machine = CombineLatestStateMachine<any Sendable>
+    typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    private let inputs: [CombineLatestInput<Failure>]
+    private let assemble: @Sendable ([(any Sendable)?]) -> Element
+
+    fileprivate init(
+        inputs: [CombineLatestInput<Failure>],
+        assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
+    ) {
+        self.inputs = inputs
+        self.assemble = assemble
+    }
+
+    /// Makes an iterator; the inputs are not touched before its first `next`.
+    public func makeAsyncIterator() -> Iterator {
+        let (inputs, assemble) = (self.inputs, self.assemble)
+        let driver = Driver(machine: Machine(inputs: inputs.count)) { driver in
+            for (index, input) in inputs.enumerated() {
+                driver.spawn {
+                    let end = await input.run { value in
+                        await driver.updateThenWaitForRoom { machine, output in
+                            if machine.received(value, from: index) == .emit { output.emit(assemble(machine.latest)) }
+                        }
+                    }
+                    driver.update { machine, output in
+                        switch end {
+                        case .success:
+                            if machine.inputFinished(index) == .finish { output.finish() }
+                        case .failure(let failure):
+                            if machine.inputFailed() == .fail { output.fail(failure) }
+                        }
+                    }
+                }
+            }
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    /// Takes the combined tuples; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next tuple; `nil` once the inputs finished or the task was cancelled.
+        /// - Throws: The first failure of any input.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next tuple; `nil` once the inputs finished or the task was cancelled.
+        /// - Throws: The first failure of any input.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncCombineLatestSequence.Iterator: Sendable {}
+
+/// One input of `combineLatest` with its element type erased, so inputs of different
+/// element types fit in one array.
+struct CombineLatestInput<Failure: Error>: Sendable {
+    /// Iterates the input, handing each element to `onElement` (which returns `false` to
+    /// stop), and reports how it ended.
+    let run: @Sendable (_ onElement: (any Sendable) async -> Bool) async -> Result<Void, Failure>
+
+    init<Base: AsyncSequence & Sendable>(_ base: Base) where Base.Element: Sendable, Base.Failure == Failure {
+        run = { onElement in await drain(base) { await onElement($0) } }
+    }
+}
+
+private func unwrap<Value>(_ value: (any Sendable)?, as _: Value.Type) -> Value {
+    // Each slot holds the latest element of the input at its position, whose type the
+    // tuple names; the machine emits only when no slot is empty.
+    value as! Value
+}
+
+private func unwrap<Value>(_ values: [(any Sendable)?], _ index: inout Int, as type: Value.Type) -> Value {
+    defer { index += 1 }
+    return unwrap(values[index], as: type)
+}

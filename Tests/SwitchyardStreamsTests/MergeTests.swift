@@ -41,7 +41,7 @@ struct MergeTests {
     @Test func failureEndsTheMergeAndCancelsTheOthers() async throws {
         let first = TestSource<Int, TestFailure>()
         let second = TestSource<Int, TestFailure>()
-        let merged: some AsyncSequence<Int, TestFailure> = merge(first, second)
+        let merged: some AsyncSequence<Int, TestFailure> & Sendable = merge(first, second)
         var iterator = merged.makeAsyncIterator()
         first.send(1)
         #expect(try await iterator.next() == 1)

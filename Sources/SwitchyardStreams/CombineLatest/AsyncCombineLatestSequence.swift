@@ -24,14 +24,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         _ more: repeat any AsyncSequence<each More, Failure> & Sendable
     ) -> AsyncCombineLatestSequence<(Element, Other.Element, repeat each More), Failure>
     where Other.Element: Sendable, Other.Failure == Failure {
-        var inputs = [CombineLatestInput<Failure>(self), CombineLatestInput(other)]
-        for sequence in repeat each more { inputs.append(CombineLatestInput(sequence)) }
+        var inputs = [OperatorInput<Failure>(self), OperatorInput(other)]
+        for sequence in repeat each more { inputs.append(OperatorInput(sequence)) }
         return AsyncCombineLatestSequence(inputs: inputs) { values in
             var index = 2
             return (
-                unwrap(values[0], as: Element.self),
-                unwrap(values[1], as: Other.Element.self),
-                repeat unwrap(values, &index, as: (each More).self)
+                unerase(values[0], as: Element.self),
+                unerase(values[1], as: Other.Element.self),
+                repeat unerase(values, &index, as: (each More).self)
             )
         }
     }
@@ -57,11 +57,11 @@ public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: Asy
     typealias Machine = CombineLatestStateMachine<any Sendable>
     typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let inputs: [CombineLatestInput<Failure>]
+    private let inputs: [OperatorInput<Failure>]
     private let assemble: @Sendable ([(any Sendable)?]) -> Element
 
     fileprivate init(
-        inputs: [CombineLatestInput<Failure>],
+        inputs: [OperatorInput<Failure>],
         assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
     ) {
         self.inputs = inputs
@@ -117,26 +117,3 @@ public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: Asy
 
 @available(*, unavailable)
 extension AsyncCombineLatestSequence.Iterator: Sendable {}
-
-/// One input of `combineLatest` with its element type erased, so inputs of different
-/// element types fit in one array.
-struct CombineLatestInput<Failure: Error>: Sendable {
-    /// Iterates the input, handing each element to `onElement` (which returns `false` to
-    /// stop), and reports how it ended.
-    let run: @Sendable (_ onElement: (any Sendable) async -> Bool) async -> Result<Void, Failure>
-
-    init<Base: AsyncSequence & Sendable>(_ base: Base) where Base.Element: Sendable, Base.Failure == Failure {
-        run = { onElement in await drain(base) { await onElement($0) } }
-    }
-}
-
-private func unwrap<Value>(_ value: (any Sendable)?, as _: Value.Type) -> Value {
-    // Each slot holds the latest element of the input at its position, whose type the
-    // tuple names; the machine emits only when no slot is empty.
-    value as! Value
-}
-
-private func unwrap<Value>(_ values: [(any Sendable)?], _ index: inout Int, as type: Value.Type) -> Value {
-    defer { index += 1 }
-    return unwrap(values[index], as: type)
-}

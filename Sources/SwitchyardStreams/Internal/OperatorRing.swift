@@ -42,3 +42,5 @@ struct OperatorRing<Element> {
         head = 0
     }
 }
+
+extension OperatorRing: Sendable where Element: Sendable {}

@@ -1,0 +1,139 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Ends the sequence when this sequence stays silent for longer than `interval`.
+    ///
+    /// - **Emits** this sequence's elements unchanged.
+    /// - **Finishes** when this sequence finishes, or when it has produced nothing for
+    ///   `interval` (measured on `clock` from the first `next`, and again from each element)
+    ///   and `customError` is `nil`.
+    /// - **Fails** with this sequence's failure, or with `customError()` when it times out;
+    ///   this sequence is then cancelled.
+    /// - **Buffers** up to 64 elements the consumer has not taken; time spent waiting for a
+    ///   slow consumer does not count as silence.
+    ///
+    /// The operator owns two tasks, started on the first `next`: one iterates this sequence,
+    /// one sleeps on `clock` until the current deadline. Both are cancelled when the consumer's
+    /// task is cancelled or its iterator is released.
+    ///
+    /// ```swift
+    /// let replies = socketReplies.timeout(.seconds(5), customError: { .noReply })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The longest silence allowed; not negative.
+    ///   - tolerance: Passed to `clock.sleep(until:tolerance:)`; defaults to `nil`.
+    ///   - clock: The clock that measures silence; defaults to `ContinuousClock()`.
+    ///   - customError: Makes the failure to end with on a timeout; defaults to `nil`, which
+    ///     finishes instead (as Combine's `timeout` does).
+    /// - Precondition: `interval` is not negative.
+    public func timeout<C: Clock>(
+        _ interval: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        customError: (@Sendable () -> Failure)? = nil
+    ) -> AsyncTimeoutSequence<Self, C> {
+        precondition(interval >= .zero, "timeout(_:) needs an interval >= 0, got \(interval)")
+        return AsyncTimeoutSequence(base: self, interval: interval, tolerance: tolerance, clock: clock, customError: customError)
+    }
+}
+
+/// A base sequence that ends after too long a silence. Made by
+/// `timeout(_:tolerance:clock:customError:)`.
+public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+    public typealias Element = Base.Element
+    public typealias Failure = Base.Failure
+    typealias Machine = TimeoutStateMachine<C.Instant>
+    typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    private let base: Base
+    private let interval: C.Duration
+    private let tolerance: C.Duration?
+    private let clock: C
+    private let customError: (@Sendable () -> Failure)?
+
+    init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, customError: (@Sendable () -> Failure)?) {
+        self.base = base
+        self.interval = interval
+        self.tolerance = tolerance
+        self.clock = clock
+        self.customError = customError
+    }
+
+    /// Makes an iterator; the base is not touched, and no time is measured, before its first `next`.
+    public func makeAsyncIterator() -> Iterator {
+        let (base, tolerance, clock, customError) = (self.base, self.tolerance, self.clock, self.customError)
+        let driver = Driver(machine: Machine(interval: interval)) { driver in
+            let now = clock.now
+            driver.update { machine, _ in machine.waitingForUpstream(since: now) }
+            driver.spawn { await Self.consume(base, into: driver, clock: clock) }
+            driver.spawn { await Self.runTimer(driver, clock: clock, tolerance: tolerance, customError: customError) }
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    private static func consume(_ base: Base, into driver: Driver, clock: C) async {
+        let end = await drain(base) { element in
+            let running = await driver.updateThenWaitForRoom { machine, output in
+                machine.upstreamAnswered()
+                output.emit(element)
+            }
+            let now = clock.now
+            driver.update { machine, _ in machine.waitingForUpstream(since: now) }
+            return running
+        }
+        driver.update { machine, output in
+            machine.upstreamAnswered()
+            switch end {
+            case .success: output.finish()
+            case .failure(let failure): output.fail(failure)
+            }
+        }
+    }
+
+    private static func runTimer(
+        _ driver: Driver,
+        clock: C,
+        tolerance: C.Duration?,
+        customError: (@Sendable () -> Failure)?
+    ) async {
+        while await driver.wait(until: { $0.deadline != nil }) {
+            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
+            do {
+                try await clock.sleep(until: deadline, tolerance: tolerance)
+            } catch {
+                return
+            }
+            let now = clock.now
+            driver.update { machine, output in
+                guard machine.deadlineReached(at: now) else { return }
+                if let customError { output.fail(customError()) } else { output.finish() }
+            }
+        }
+    }
+
+    /// Takes the elements until the end or the timeout; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next element; `nil` once the base finished, timed out without a custom error,
+        /// or the task was cancelled.
+        /// - Throws: The base's failure, or the custom error on a timeout.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next element; `nil` once the base finished, timed out without a custom error,
+        /// or the task was cancelled.
+        /// - Throws: The base's failure, or the custom error on a timeout.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncTimeoutSequence.Iterator: Sendable {}

@@ -153,13 +153,24 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// Like ``update(_:)``, then waits while the buffer is full.
     /// - Returns: `false` once the operator has stopped, so a producer can stop too.
     func updateThenWaitForRoom(_ body: (inout Machine, inout Output) -> Void) async -> Bool {
-        let (full, stopped, wakeups) = state.withLock { state in
-            body(&state.machine, &state.output)
+        await offerThenWaitForRoom { machine, output in
+            body(&machine, &output)
+            return true
+        }
+    }
+
+    /// Like ``updateThenWaitForRoom(_:)``, but `body` also says whether its producer should go
+    /// on (for example `false` for an inner sequence that was replaced).
+    /// - Returns: `false` when `body` said so or the operator has stopped.
+    func offerThenWaitForRoom(_ body: (inout Machine, inout Output) -> Bool) async -> Bool {
+        let (goOn, full, stopped, wakeups) = state.withLock { state in
+            let goOn = body(&state.machine, &state.output)
             let wakeups = state.settle(capacity: capacity)
-            return (state.output.bufferedCount >= capacity, state.stopped, wakeups)
+            return (goOn, state.output.bufferedCount >= capacity, state.stopped, wakeups)
         }
         wakeups.perform()
-        guard full, !stopped else { return !stopped }
+        guard goOn, !stopped else { return false }
+        guard full else { return true }
         await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
             let resumeNow = state.withLock { state in
                 if state.stopped || state.output.bufferedCount < capacity { return true }

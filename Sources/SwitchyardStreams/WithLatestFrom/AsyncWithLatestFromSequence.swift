@@ -1,0 +1,104 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Pairs each element of this sequence with the latest element of `other`.
+    ///
+    /// - **Emits** `(element, latestOfOther)` for each element of this sequence once `other`
+    ///   has produced an element; elements of this sequence that arrive before that are
+    ///   dropped. Elements of `other` alone emit nothing.
+    /// - **Finishes** when this sequence finishes (`other` is then cancelled); `other`
+    ///   finishing only freezes the value it pairs.
+    /// - **Fails** with the first failure of either sequence; the other one is cancelled.
+    /// - **Buffers** the latest element of `other`, and up to 64 pairs the consumer has not
+    ///   taken.
+    ///
+    /// Each sequence is iterated by one task the operator starts on the first `next` and
+    /// cancels when the consumer's task is cancelled or its iterator is released. The two
+    /// tasks run concurrently, so "latest" means the latest the operator had received when the
+    /// element of this sequence arrived.
+    ///
+    /// ```swift
+    /// for await (_, form) in submitTaps.withLatestFrom(formStates) { submit(form) }
+    /// ```
+    public func withLatestFrom<Other: AsyncSequence & Sendable>(
+        _ other: Other
+    ) -> AsyncWithLatestFromSequence<Self, Other> where Other.Element: Sendable, Other.Failure == Failure {
+        AsyncWithLatestFromSequence(base: self, other: other)
+    }
+}
+
+/// The elements of a base sequence paired with the latest element of another. Made by
+/// `withLatestFrom(_:)`.
+public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Failure {
+    public typealias Element = (Base.Element, Other.Element)
+    public typealias Failure = Base.Failure
+    typealias Machine = WithLatestFromStateMachine<Other.Element>
+    typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    private let base: Base
+    private let other: Other
+
+    init(base: Base, other: Other) {
+        self.base = base
+        self.other = other
+    }
+
+    /// Makes an iterator; neither sequence is touched before its first `next`.
+    public func makeAsyncIterator() -> Iterator {
+        let (base, other) = (self.base, self.other)
+        let driver = Driver(machine: Machine()) { driver in
+            driver.spawn { await Self.consumeOther(other, into: driver) }
+            driver.spawn { await Self.consumeBase(base, into: driver) }
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    private static func consumeBase(_ base: Base, into driver: Driver) async {
+        let end = await drain(base) { element in
+            await driver.updateThenWaitForRoom { machine, output in
+                if let latest = machine.latest { output.emit((element, latest)) }
+            }
+        }
+        driver.update { _, output in
+            switch end {
+            case .success: output.finish()
+            case .failure(let failure): output.fail(failure)
+            }
+        }
+    }
+
+    private static func consumeOther(_ other: Other, into driver: Driver) async {
+        let end = await drain(other) { element in
+            driver.update { machine, output in
+                machine.otherReceived(element)
+                return !output.isEnded
+            }
+        }
+        if case .failure(let failure) = end {
+            driver.update { _, output in output.fail(failure) }
+        }
+    }
+
+    /// Takes the pairs; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next pair; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The first failure of either sequence.
+        public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next pair; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The first failure of either sequence.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncWithLatestFromSequence.Iterator: Sendable {}

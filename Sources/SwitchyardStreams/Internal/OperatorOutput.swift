@@ -32,6 +32,13 @@ struct OperatorOutput<Element, Failure: Error> {
         if end == nil { end = .failure(failure) }
     }
 
+    /// Removes the oldest queued element to make room for a newer one.
+    /// - Returns: Whether there was one to remove.
+    @discardableResult
+    mutating func dropOldest() -> Bool {
+        buffer.popFirst() != nil
+    }
+
     /// Drops what is queued and ends quietly: the consumer left.
     mutating func discard() {
         buffer.removeAll()
@@ -49,3 +56,5 @@ struct OperatorOutput<Element, Failure: Error> {
         return .end(end)
     }
 }
+
+extension OperatorOutput: Sendable where Element: Sendable {}

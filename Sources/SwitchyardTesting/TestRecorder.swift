@@ -3,8 +3,10 @@ import Synchronization
 /// Consumes an asynchronous sequence in its own task and records what arrives, so a test can
 /// wait for a number of elements or for the end instead of sleeping.
 ///
-/// The recorder starts consuming as soon as it is made; ``cancel()`` cancels the consuming
-/// task (the sequence then normally ends, recorded as ``Completion/finished``).
+/// The recorder makes the sequence's iterator before its initializer returns, so everything the
+/// sequence subscribes to is subscribed by then, and consumes it in its own task. ``cancel()``
+/// (or releasing the recorder) cancels that task; the sequence then normally ends, recorded as
+/// ``Completion/finished``.
 ///
 /// ```swift
 /// let recorder = TestRecorder(source.removeDuplicates())
@@ -49,11 +51,12 @@ public final class TestRecorder<Element: Sendable, Failure: Error>: Sendable {
     private let records = Records()
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts consuming `sequence` in a new task.
+    /// Makes `sequence`'s iterator and starts consuming it in a new task.
     public init<Recorded: AsyncSequence & Sendable>(_ sequence: Recorded)
     where Recorded.Element == Element, Recorded.Failure == Failure {
+        let iterator = sequence.makeAsyncIterator()
         let consumer = Task { [records] in
-            var iterator = sequence.makeAsyncIterator()
+            var iterator = iterator
             var completion = Completion.finished
             do throws(Failure) {
                 while let element = try await iterator.next(isolation: nil) {

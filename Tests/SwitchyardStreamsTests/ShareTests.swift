@@ -155,6 +155,21 @@ struct ShareTests {
         #expect(terminations.withLock { $0 } == ["cancelled"])
     }
 
+    /// Making the iterator of a chain subscribes every branch to the shared upstream at once,
+    /// so even the first element reaches every branch.
+    @Test func makingTheIteratorSubscribesEveryBranch() async {
+        let source = TestSource<Int, Never>()
+        let shared = source.share()
+        let doubled = shared.map { $0 * 2 }
+        let negated = shared.map { -$0 }
+        var iterator = doubled.merge(with: negated, shared).makeAsyncIterator()
+        source.send(1)
+        var seen: [Int] = []
+        for _ in 0..<3 { if let value = await iterator.next() { seen.append(value) } }
+        #expect(seen.sorted() == [-1, 1, 2])
+        #expect(source.iteratorCount == 1)
+    }
+
     /// Releasing every iterator cancels the upstream; a later subscriber starts a new iteration.
     @Test func lastReleaseDisconnectsAndALaterSubscriberReconnects() async throws {
         let source = TestSource<Int, Never>()
@@ -253,25 +268,29 @@ struct ShareTests {
         }
     }
 
-    /// The machine connects once, disconnects with the last subscriber, and ignores a stale
-    /// connection.
+    /// The machine connects with the first subscriber, starts on the first `next`, disconnects
+    /// with the last subscriber, and ignores a stale connection.
     @Test func stateMachineConnection() {
         var machine = ShareStateMachine<Int, TestFailure>(replay: 1, capacity: 2, policy: .suspendProducer)
-        #expect(machine.connectIfNeeded() == nil)
         let first = machine.subscribe()
-        let generation = machine.connectIfNeeded()
-        #expect(generation == 1)
-        #expect(machine.connectIfNeeded() == nil)
+        #expect(first.connection == 1)
+        #expect(!machine.isStarted)
+        let started = machine.start()
+        let startedAgain = machine.start()
+        #expect(started && !startedAgain)
         machine.offer(1)
         machine.offer(2)
         #expect(!machine.canOffer)
         let second = machine.subscribe()
+        #expect(second.connection == nil)
         #expect(machine.subscriberCount == 2)
-        guard case .element(1) = machine.take(first) else { Issue.record("expected 1"); return }
-        guard case .element(2) = machine.take(second) else { Issue.record("expected the replay"); return }
-        #expect(machine.unsubscribe(first) == false)
-        #expect(machine.unsubscribe(second) == true)
+        guard case .element(1) = machine.take(first.id) else { Issue.record("expected 1"); return }
+        guard case .element(2) = machine.take(second.id) else { Issue.record("expected the replay"); return }
+        let firstWasLast = machine.unsubscribe(first.id)
+        let secondWasLast = machine.unsubscribe(second.id)
+        #expect(!firstWasLast && secondWasLast)
         #expect(!machine.isCurrent(1))
-        guard case .end(.success) = machine.take(first) else { Issue.record("expected the end"); return }
+        guard case .end(.success) = machine.take(first.id) else { Issue.record("expected the end"); return }
+        #expect(machine.subscribe().connection == 2)
     }
 }

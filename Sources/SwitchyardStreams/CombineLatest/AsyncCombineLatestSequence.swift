@@ -10,8 +10,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** the latest element of each input, and up to 64 tuples the consumer has
     ///   not taken; an input that finds that buffer full waits for the consumer.
     ///
-    /// Each input is iterated by one task the operator starts on the first `next` and cancels
-    /// when the consumer's task is cancelled or its iterator is released. All inputs share this
+    /// Making the iterator subscribes to every input (makes its iterator); each input is then
+    /// read, from the first `next` on, by one task the operator owns and cancels when the
+    /// consumer's task is cancelled or its iterator is released. All inputs share this
     /// sequence's failure type.
     ///
     /// ```swift
@@ -68,29 +69,38 @@ public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: Asy
         self.assemble = assemble
     }
 
-    /// Makes an iterator; the inputs are not touched before its first `next`.
+    /// Makes an iterator, subscribing to every input at once (by making its iterator); the
+    /// inputs are read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (inputs, assemble) = (self.inputs, self.assemble)
-        let driver = Driver(machine: Machine(inputs: inputs.count)) { driver in
-            for (index, input) in inputs.enumerated() {
-                driver.spawn {
-                    let end = await input.run { value in
-                        await driver.updateThenWaitForRoom { machine, output in
-                            if machine.received(value, from: index) == .emit { output.emit(assemble(machine.latest)) }
-                        }
-                    }
-                    driver.update { machine, output in
-                        switch end {
-                        case .success:
-                            if machine.inputFinished(index) == .finish { output.finish() }
-                        case .failure(let failure):
-                            if machine.inputFailed() == .fail { output.fail(failure) }
-                        }
-                    }
+        let driver = Driver(machine: Machine(inputs: inputs.count))
+        for (index, input) in inputs.enumerated() {
+            Self.start(input.subscribe(), index: index, into: driver, assemble: assemble)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    private static func start(
+        _ run: sending @escaping OperatorInput<Failure>.Run,
+        index: Int,
+        into driver: Driver,
+        assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
+    ) {
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            let end = await run { value in
+                await driver.updateThenWaitForRoom { machine, output in
+                    if machine.received(value, from: index) == .emit { output.emit(assemble(machine.latest)) }
+                }
+            }
+            driver.update { machine, output in
+                switch end {
+                case .success:
+                    if machine.inputFinished(index) == .finish { output.finish() }
+                case .failure(let failure):
+                    if machine.inputFailed() == .fail { output.fail(failure) }
                 }
             }
         }
-        return Iterator(handle: OperatorDriverHandle(driver))
     }
 
     /// Takes the combined tuples; not shareable between tasks.

@@ -10,10 +10,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** the one waiting element, and up to 64 emitted elements the consumer has
     ///   not taken.
     ///
-    /// The operator owns two tasks, started on the first `next`: one iterates this sequence
-    /// (it never waits for the consumer, so time keeps being measured), one sleeps on `clock`
-    /// until the current deadline. Both are cancelled when the consumer's task is cancelled or
-    /// its iterator is released.
+    /// Making the iterator subscribes to this sequence. The operator owns two tasks, running
+    /// from the first `next`: one reads this sequence (it never waits for the consumer, so
+    /// time keeps being measured), one sleeps on `clock` until the current deadline. Both are
+    /// cancelled when the consumer's task is cancelled or its iterator is released.
     ///
     /// ```swift
     /// for await query in keystrokes.debounce(for: .milliseconds(250)) { search(query) }
@@ -57,18 +57,26 @@ where Base.Element: Sendable {
         self.clock = clock
     }
 
-    /// Makes an iterator; the base is not touched before its first `next`.
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read, and time measured, from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (base, tolerance, clock) = (self.base, self.tolerance, self.clock)
-        let driver = Driver(machine: Machine(interval: interval)) { driver in
-            driver.spawn { await Self.consume(base, into: driver, clock: clock) }
-            driver.spawn { await Self.runTimer(driver, clock: clock, tolerance: tolerance) }
+        let (tolerance, clock) = (self.tolerance, self.clock)
+        let driver = Driver(machine: Machine(interval: interval))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consume(&iterator, into: driver, clock: clock)
+        }
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            await Self.runTimer(driver, clock: clock, tolerance: tolerance)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consume(_ base: Base, into driver: Driver, clock: C) async {
-        let end = await drain(base) { element in
+    private static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+        let end = await drain(&iterator) { element in
             let now = clock.now
             return driver.update { machine, output in
                 machine.received(element, at: now)

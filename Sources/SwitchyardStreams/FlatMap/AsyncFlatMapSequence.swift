@@ -12,8 +12,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   it is full). This sequence is read only while fewer than `maxConcurrent` inner
     ///   sequences run, so it is held back rather than buffered.
     ///
-    /// The operator owns a task that iterates this sequence and one task per running inner
-    /// sequence; all are cancelled when the consumer's task is cancelled or its iterator is
+    /// Making the iterator subscribes to this sequence. The operator owns a task that reads it
+    /// from the first `next` on, and one task per running inner sequence; all are cancelled when the consumer's task is cancelled or its iterator is
     /// released.
     ///
     /// ```swift
@@ -67,17 +67,26 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         self.transform = transform
     }
 
-    /// Makes an iterator; the base is not touched before its first `next`.
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (base, transform) = (self.base, self.transform)
-        let driver = Driver(machine: Machine(maxConcurrent: maxConcurrent)) { driver in
-            driver.spawn { await Self.consumeOuter(base, transform: transform, into: driver) }
+        let transform = self.transform
+        let driver = Driver(machine: Machine(maxConcurrent: maxConcurrent))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeOuter(&iterator, transform: transform, into: driver)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consumeOuter(_ base: Base, transform: @Sendable (Base.Element) -> Inner, into driver: Driver) async {
-        let end = await drain(base) { element in
+    private static func consumeOuter(
+        _ iterator: inout Base.AsyncIterator,
+        transform: @Sendable (Base.Element) -> Inner,
+        into driver: Driver
+    ) async {
+        let end = await drain(&iterator) { element in
             let inner = transform(element)
             driver.update { machine, _ in machine.innerStarted() }
             guard driver.spawn({ await consumeInner(inner, into: driver) }) != nil else { return false }
@@ -94,7 +103,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     }
 
     private static func consumeInner(_ inner: Inner, into driver: Driver) async {
-        let end = await drain(inner) { element in
+        var iterator = inner.makeAsyncIterator()
+        let end = await drain(&iterator) { element in
             await driver.updateThenWaitForRoom { _, output in output.emit(element) }
         }
         driver.update { machine, output in

@@ -11,8 +11,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** up to 64 elements the consumer has not taken; the current inner sequence
     ///   waits while that buffer is full. This sequence is read as fast as it produces.
     ///
-    /// The operator owns a task that iterates this sequence and, per outer element, one task
-    /// that iterates its inner sequence; all are cancelled when the consumer's task is
+    /// Making the iterator subscribes to this sequence. The operator owns a task that reads it
+    /// from the first `next` on and, per outer element, one task that iterates its inner
+    /// sequence; all are cancelled when the consumer's task is
     /// cancelled or its iterator is released.
     ///
     /// ```swift
@@ -57,17 +58,26 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         self.transform = transform
     }
 
-    /// Makes an iterator; the base is not touched before its first `next`.
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (base, transform) = (self.base, self.transform)
-        let driver = Driver(machine: Machine()) { driver in
-            driver.spawn { await Self.consumeOuter(base, transform: transform, into: driver) }
+        let transform = self.transform
+        let driver = Driver(machine: Machine())
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeOuter(&iterator, transform: transform, into: driver)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consumeOuter(_ base: Base, transform: @Sendable (Base.Element) -> Inner, into driver: Driver) async {
-        let end = await drain(base) { element in
+    private static func consumeOuter(
+        _ iterator: inout Base.AsyncIterator,
+        transform: @Sendable (Base.Element) -> Inner,
+        into driver: Driver
+    ) async {
+        let end = await drain(&iterator) { element in
             let inner = transform(element)
             let (generation, replaced) = driver.update { machine, _ in machine.outerReceived() }
             if let replaced { driver.cancelTask(replaced) }
@@ -90,7 +100,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     }
 
     private static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {
-        let end = await drain(inner) { element in
+        var iterator = inner.makeAsyncIterator()
+        let end = await drain(&iterator) { element in
             await driver.offerThenWaitForRoom { machine, output in
                 guard machine.isCurrent(generation) else { return false }
                 output.emit(element)

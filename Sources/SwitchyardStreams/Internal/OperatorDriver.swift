@@ -1,11 +1,13 @@
 import Synchronization
 
-/// The engine shared by the operators that own tasks (merge, combineLatest, withLatestFrom,
-/// debounce, throttle, timeout, flatMapLatest, flatMap(maxConcurrent:)).
+/// The engine shared by the operators that own tasks (merge, combineLatest, zip,
+/// withLatestFrom, debounce, throttle, timeout, flatMapLatest, flatMap(maxConcurrent:)).
 ///
-/// Under one lock it keeps the operator's pure state machine and its ``OperatorOutput``, so
-/// a machine update and the emissions it causes are one atomic step. The operator's tasks
-/// (started by the first `next`) update the machine and emit; the single consumer takes buffered
+/// Under one lock it keeps the operator's pure state machine and its ``OperatorOutput``, so a
+/// machine update and the emissions it causes are one atomic step. The operator makes its
+/// inputs' iterators and spawns its tasks when its own iterator is made (so every input is
+/// subscribed from that moment); the tasks wait with ``waitForStart()`` until the consumer's
+/// first `next`, then update the machine and emit. The single consumer takes buffered
 /// elements without suspending. Producers wait while ``capacity`` elements are buffered and
 /// resume once the consumer has taken half of them, so nothing grows without bound.
 ///
@@ -28,9 +30,12 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
         var started = false
         var stopped = false
         var consumer: Consumer?
+        var startWaiters: [UnsafeContinuation<Bool, Never>] = []
         var roomWaiters: [UnsafeContinuation<Void, Never>] = []
         var watchers: [Watcher] = []
         var tasks: [UInt64: Task<Void, Never>] = [:]
+        /// Tasks that ended before their handle was registered.
+        var endedEarly: Set<UInt64> = []
         var nextTaskID: UInt64 = 0
 
         /// Hands what is due to the waiters and stops the tasks once the output has ended.
@@ -40,10 +45,16 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
                 consumer = nil
                 wakeups.consumer = (waiting, delivery.result)
             }
+            if started, !startWaiters.isEmpty {
+                wakeups.starts = startWaiters.map { ($0, true) }
+                startWaiters = []
+            }
             if output.isEnded && !stopped {
                 stopped = true
                 wakeups.tasks = Array(tasks.values)
                 tasks = [:]
+                wakeups.starts += startWaiters.map { ($0, false) }
+                startWaiters = []
                 wakeups.room = roomWaiters
                 roomWaiters = []
                 wakeups.watchers = watchers.map { ($0.continuation, false) }
@@ -69,12 +80,14 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// What to resume and cancel once the lock is released.
     private struct Wakeups {
         var consumer: (Consumer, Result<Element?, Failure>)?
+        var starts: [(UnsafeContinuation<Bool, Never>, Bool)] = []
         var room: [UnsafeContinuation<Void, Never>] = []
         var watchers: [(UnsafeContinuation<Bool, Never>, Bool)] = []
         var tasks: [Task<Void, Never>] = []
 
         func perform() {
             for task in tasks { task.cancel() }
+            for (waiter, started) in starts { waiter.resume(returning: started) }
             for waiter in room { waiter.resume() }
             for (watcher, holds) in watchers { watcher.resume(returning: holds) }
             if let (consumer, result) = consumer { consumer.resume(returning: result) }
@@ -84,16 +97,13 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// How many buffered elements make producers wait.
     let capacity: Int
     private let state: Mutex<State>
-    private let start: @Sendable (OperatorDriver) -> Void
 
     /// - Parameters:
     ///   - machine: The operator's state machine in its initial state.
     ///   - capacity: Buffered elements at which producers wait; at least 1.
-    ///   - start: Called once, by the first `next`, to spawn the operator's tasks.
-    init(machine: Machine, capacity: Int = 64, start: @escaping @Sendable (OperatorDriver) -> Void) {
+    init(machine: Machine, capacity: Int = 64) {
         self.capacity = Swift.max(1, capacity)
         self.state = Mutex(State(machine: machine))
-        self.start = start
     }
 
     // MARK: Consumer side
@@ -103,14 +113,12 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
             cancel()
             return nil
         }
-        let (delivery, wakeups, shouldStart) = state.withLock { state in
-            let delivery = state.output.take()
-            let shouldStart = !state.started
+        let (delivery, wakeups) = state.withLock { state in
             state.started = true
-            return (delivery, state.settle(capacity: capacity), shouldStart)
+            let delivery = state.output.take()
+            return (delivery, state.settle(capacity: capacity))
         }
         wakeups.perform()
-        if shouldStart { start(self) }
         if let delivery { return try delivery.result.get() }
 
         let result = await withTaskCancellationHandler {
@@ -130,7 +138,6 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// The consumer left: drop what is buffered, stop every task, and end quietly.
     func cancel() {
         let wakeups = state.withLock { state in
-            state.started = true
             state.output.discard()
             return state.settle(capacity: capacity)
         }
@@ -138,6 +145,21 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     }
 
     // MARK: Producer side
+
+    /// Suspends until the consumer's first `next`.
+    /// - Returns: `false` when the operator stopped before that (the iterator was released
+    ///   unused), so the task ends without reading anything.
+    func waitForStart() async -> Bool {
+        await withUnsafeContinuation { (waiter: UnsafeContinuation<Bool, Never>) in
+            let answer = state.withLock { state -> Bool? in
+                if state.stopped { return false }
+                if state.started { return true }
+                state.startWaiters.append(waiter)
+                return nil
+            }
+            if let answer { waiter.resume(returning: answer) }
+        }
+    }
 
     /// Runs `body` on the machine and the output as one atomic step, then delivers.
     @discardableResult
@@ -196,20 +218,29 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
         }
     }
 
-    /// Starts a task the driver owns and cancels when it stops.
+    /// Starts a task the driver owns and cancels when it stops. `body` may own an input's
+    /// iterator, which moves into the task.
     /// - Returns: The task's ID for ``cancelTask(_:)``, or `nil` when the driver has stopped.
     @discardableResult
-    func spawn(_ body: @escaping @Sendable () async -> Void) -> UInt64? {
-        state.withLock { state in
+    func spawn(_ body: sending @escaping () async -> Void) -> UInt64? {
+        let reserved = state.withLock { state -> UInt64? in
             guard !state.stopped else { return nil }
-            let id = state.nextTaskID
             state.nextTaskID += 1
-            state.tasks[id] = Task {
-                await body()
-                self.taskEnded(id)
-            }
-            return id
+            return state.nextTaskID
         }
+        guard let id = reserved else { return nil }
+        let task = Task {
+            await body()
+            self.taskEnded(id)
+        }
+        let cancelNow = state.withLock { state in
+            if state.endedEarly.remove(id) != nil { return false }
+            if state.stopped { return true }
+            state.tasks[id] = task
+            return false
+        }
+        if cancelNow { task.cancel() }
+        return id
     }
 
     /// Cancels one owned task, if it is still running.
@@ -218,7 +249,9 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     }
 
     private func taskEnded(_ id: UInt64) {
-        _ = state.withLock { $0.tasks.removeValue(forKey: id) }
+        state.withLock { state in
+            if state.tasks.removeValue(forKey: id) == nil { state.endedEarly.insert(id) }
+        }
     }
 }
 
@@ -245,13 +278,12 @@ final class OperatorDriverHandle<Machine: Sendable, Element: Sendable, Failure: 
     }
 }
 
-/// Iterates `base` to its end on the calling task and reports how it ended; an `onElement`
-/// that returns `false` stops early (reported as a finish).
-func drain<Base: AsyncSequence>(
-    _ base: Base,
-    _ onElement: (Base.Element) async -> Bool
-) async -> Result<Void, Base.Failure> {
-    var iterator = base.makeAsyncIterator()
+/// Iterates `iterator` to its end on the calling task and reports how it ended; an
+/// `onElement` that returns `false` stops early (reported as a finish).
+func drain<Iterator: AsyncIteratorProtocol>(
+    _ iterator: inout Iterator,
+    _ onElement: (Iterator.Element) async -> Bool
+) async -> Result<Void, Iterator.Failure> {
     do {
         while let element = try await iterator.next(isolation: nil) {
             guard await onElement(element) else { break }

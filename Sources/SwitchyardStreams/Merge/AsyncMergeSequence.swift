@@ -9,8 +9,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** up to 64 elements the consumer has not taken yet; an input that finds the
     ///   buffer full waits until the consumer has taken half of it.
     ///
-    /// Each input is iterated by one task the operator starts on the first `next` and cancels
-    /// when the consumer's task is cancelled or its iterator is released.
+    /// Making the iterator subscribes to every input (makes its iterator); each input is then
+    /// read, from the first `next` on, by one task the operator owns and cancels when the
+    /// consumer's task is cancelled or its iterator is released.
     ///
     /// ```swift
     /// for await event in taps.merge(with: swipes, keys) {
@@ -40,6 +41,8 @@ public func merge<Base: AsyncSequence & Sendable>(
 /// The elements of several sequences with one element and failure type, interleaved in
 /// arrival order. Made by `merge(with:)` or `merge(_:_:)`.
 public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+    typealias Driver = OperatorDriver<MergeStateMachine, Element, Failure>
+
     private let bases: [any AsyncSequence<Element, Failure> & Sendable]
 
     init(bases: [any AsyncSequence<Element, Failure> & Sendable]) {
@@ -55,33 +58,30 @@ public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequen
         self.bases = bases
     }
 
-    /// Makes an iterator; the inputs are not touched before its first `next`.
+    /// Makes an iterator, subscribing to every input at once (by making its iterator); the
+    /// inputs are read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let bases = self.bases
-        let driver = OperatorDriver<MergeStateMachine, Element, Failure>(
-            machine: MergeStateMachine(inputs: bases.count)
-        ) { driver in
-            if bases.isEmpty { driver.update { _, output in output.finish() } }
-            for base in bases {
-                driver.spawn { await Self.pump(base, into: driver) }
-            }
-        }
+        let driver = Driver(machine: MergeStateMachine(inputs: bases.count))
+        if bases.isEmpty { driver.update { _, output in output.finish() } }
+        for base in bases { Self.start(base, into: driver) }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func pump(
-        _ base: some AsyncSequence<Element, Failure>,
-        into driver: OperatorDriver<MergeStateMachine, Element, Failure>
-    ) async {
-        let end = await drain(base) { element in
-            await driver.updateThenWaitForRoom { _, output in output.emit(element) }
-        }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                if machine.inputFinished() == .finish { output.finish() }
-            case .failure(let failure):
-                if machine.inputFailed() == .fail { output.fail(failure) }
+    private static func start(_ base: some AsyncSequence<Element, Failure> & Sendable, into driver: Driver) {
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            let end = await drain(&iterator) { element in
+                await driver.updateThenWaitForRoom { _, output in output.emit(element) }
+            }
+            driver.update { machine, output in
+                switch end {
+                case .success:
+                    if machine.inputFinished() == .finish { output.finish() }
+                case .failure(let failure):
+                    if machine.inputFailed() == .fail { output.fail(failure) }
+                }
             }
         }
     }

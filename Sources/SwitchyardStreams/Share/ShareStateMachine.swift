@@ -1,9 +1,10 @@
 /// The pure state of `share`: the subscribers and what each has not taken yet, the replay
 /// buffer, and the upstream connection.
 ///
-/// The upstream is connected by a subscriber's first `next` and disconnected when the last
-/// subscriber leaves; each connection has a generation, so a disconnected upstream task that
-/// is still winding down can no longer deliver.
+/// The first subscriber connects the upstream (its iterator is made at once), the first `next`
+/// of any subscriber starts reading it, and the last subscriber to leave disconnects it. Each
+/// connection has a generation, so a disconnected upstream task that is still winding down
+/// can no longer deliver.
 struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
     typealias Output = OperatorOutput<Element, Failure>
 
@@ -17,6 +18,8 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
     private var nextID: UInt64 = 0
     private(set) var generation: UInt64 = 0
     private(set) var isConnected = false
+    /// Whether a subscriber of the current connection has asked for an element.
+    private(set) var isStarted = false
 
     init(replay: Int, capacity: Int, policy: OverflowPolicy) {
         replayCount = replay
@@ -28,7 +31,16 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
     /// Adds a subscriber that gets the replayed elements, then everything offered from now on
     /// (or the end, when the upstream has already ended).
-    mutating func subscribe() -> UInt64 {
+    /// - Returns: The subscriber's ID, and the generation of a new connection when this
+    ///   subscriber has to connect the upstream.
+    mutating func subscribe() -> (id: UInt64, connection: UInt64?) {
+        var connection: UInt64?
+        if !isConnected, end == nil {
+            generation += 1
+            isConnected = true
+            isStarted = false
+            connection = generation
+        }
         nextID += 1
         var output = Output()
         for element in replay { output.emit(element) }
@@ -38,7 +50,7 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
         case nil: break
         }
         subscribers[nextID] = output
-        return nextID
+        return (nextID, connection)
     }
 
     /// Removes a subscriber.
@@ -51,13 +63,12 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
         return true
     }
 
-    /// Connects, when a subscriber asks for an element and nothing is connected or ended.
-    /// - Returns: The new connection's generation, or `nil` when no connection is needed.
-    mutating func connectIfNeeded() -> UInt64? {
-        guard !isConnected, end == nil, !subscribers.isEmpty else { return nil }
-        generation += 1
-        isConnected = true
-        return generation
+    /// A subscriber asks for an element: the upstream is read from now on.
+    /// - Returns: Whether this started the reading.
+    mutating func start() -> Bool {
+        guard isConnected, !isStarted else { return false }
+        isStarted = true
+        return true
     }
 
     /// Whether `generation` is the live connection.

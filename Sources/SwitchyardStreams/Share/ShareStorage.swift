@@ -2,25 +2,28 @@ import Synchronization
 
 /// The connection and subscribers behind every copy of one `share()` sequence.
 ///
-/// The upstream task is created by the first `next` of any subscriber and cancelled when the
-/// last subscriber leaves. The producer waits on this storage only inside that task, and the
-/// storage resumes it whenever it disconnects; that is why the wait has no cancellation
-/// handler of its own.
+/// The first subscriber makes the upstream's iterator and the task that will read it; the
+/// task waits for the first `next` of any subscriber, and is cancelled when the last
+/// subscriber leaves. The task waits on this storage only for that start and for room, and
+/// the storage resumes both whenever it disconnects; that is why those waits have no
+/// cancellation handler of their own.
 final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.Element: Sendable {
     typealias Element = Base.Element
     typealias Failure = Base.Failure
     typealias Machine = ShareStateMachine<Element, Failure>
     private typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
+    private typealias Resumptions = [(Consumer, Result<Element?, Failure>)]
 
     private struct State {
         var machine: Machine
         var waiting: [UInt64: Consumer] = [:]
+        var starter: UnsafeContinuation<Bool, Never>?
         var producer: UnsafeContinuation<Void, Never>?
         var task: Task<Void, Never>?
 
-        /// Hands deliveries to waiting subscribers, and room to a waiting producer.
-        mutating func settle() -> [(Consumer, Result<Element?, Failure>)] {
-            var resumptions: [(Consumer, Result<Element?, Failure>)] = []
+        /// Hands deliveries to waiting subscribers.
+        mutating func settle() -> Resumptions {
+            var resumptions: Resumptions = []
             for (id, consumer) in waiting {
                 if let delivery = machine.take(id) {
                     waiting[id] = nil
@@ -30,6 +33,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
             return resumptions
         }
 
+        /// The producer, if it waits and may go on (there is room, or it has to stop).
         mutating func producerIfRoom() -> UnsafeContinuation<Void, Never>? {
             guard producer != nil, machine.canOffer || !machine.isConnected else { return nil }
             defer { producer = nil }
@@ -45,18 +49,29 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         state = Mutex(State(machine: Machine(replay: replay, capacity: capacity, policy: policy)))
     }
 
+    // MARK: Subscribers
+
+    /// Adds a subscriber; the first one connects the upstream by making its iterator.
     func subscribe() -> UInt64 {
-        state.withLock { $0.machine.subscribe() }
+        let (id, connection) = state.withLock { $0.machine.subscribe() }
+        if let connection { connect(generation: connection) }
+        return id
     }
 
     func unsubscribe(_ id: UInt64) {
-        let (consumer, producer, task) = state.withLock { state in
+        let (consumer, producer, starter, task) = state.withLock { state in
             let consumer = state.waiting.removeValue(forKey: id)
-            guard state.machine.unsubscribe(id) else { return (consumer, state.producerIfRoom(), nil as Task<Void, Never>?) }
-            defer { state.task = nil }
-            return (consumer, state.producerIfRoom(), state.task)
+            guard state.machine.unsubscribe(id) else {
+                return (consumer, state.producerIfRoom(), nil as UnsafeContinuation<Bool, Never>?, nil as Task<Void, Never>?)
+            }
+            defer {
+                state.task = nil
+                state.starter = nil
+            }
+            return (consumer, state.producerIfRoom(), state.starter, state.task)
         }
         task?.cancel()
+        starter?.resume(returning: false)
         producer?.resume()
         consumer?.resume(returning: .success(nil))
     }
@@ -66,13 +81,11 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
             unsubscribe(id)
             return nil
         }
-        let (delivery, producer) = state.withLock { state in
-            let delivery = state.machine.take(id)
-            if delivery == nil, let generation = state.machine.connectIfNeeded() {
-                state.task = Task { await self.runUpstream(generation: generation) }
-            }
-            return (delivery, state.producerIfRoom())
+        let (delivery, starter, producer) = state.withLock { state in
+            let starter = state.machine.start() ? state.starter.take() : nil
+            return (state.machine.take(id), starter, state.producerIfRoom())
         }
+        starter?.resume(returning: true)
         producer?.resume()
         if let delivery { return try delivery.result.get() }
 
@@ -91,9 +104,38 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         return try result.get()
     }
 
-    private func runUpstream(generation: UInt64) async {
-        let end = await drain(base) { element in await offer(element, generation: generation) }
-        let resumptions = state.withLock { state -> [(Consumer, Result<Element?, Failure>)] in
+    // MARK: Upstream
+
+    private func connect(generation: UInt64) {
+        let iterator = base.makeAsyncIterator()
+        let task = Task {
+            var iterator = iterator
+            guard await self.waitForStart(generation: generation) else { return }
+            await self.read(&iterator, generation: generation)
+        }
+        let stale = state.withLock { state in
+            guard state.machine.isCurrent(generation) else { return true }
+            state.task = task
+            return false
+        }
+        if stale { task.cancel() }
+    }
+
+    private func waitForStart(generation: UInt64) async -> Bool {
+        await withUnsafeContinuation { (starter: UnsafeContinuation<Bool, Never>) in
+            let answer = state.withLock { state -> Bool? in
+                guard state.machine.isCurrent(generation) else { return false }
+                if state.machine.isStarted { return true }
+                state.starter = starter
+                return nil
+            }
+            if let answer { starter.resume(returning: answer) }
+        }
+    }
+
+    private func read(_ iterator: inout Base.AsyncIterator, generation: UInt64) async {
+        let end = await drain(&iterator) { element in await offer(element, generation: generation) }
+        let resumptions = state.withLock { state -> Resumptions in
             guard state.machine.isCurrent(generation) else { return [] }
             state.machine.upstreamEnded(end)
             state.task = nil
@@ -106,7 +148,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     /// - Returns: `false` when the connection has gone, so the upstream stops.
     private func offer(_ element: Element, generation: UInt64) async -> Bool {
         while true {
-            let (current, offered, resumptions) = state.withLock { state -> (Bool, Bool, [(Consumer, Result<Element?, Failure>)]) in
+            let (current, offered, resumptions) = state.withLock { state -> (Bool, Bool, Resumptions) in
                 guard state.machine.isCurrent(generation) else { return (false, false, []) }
                 guard state.machine.canOffer else { return (true, false, []) }
                 state.machine.offer(element)

@@ -10,9 +10,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** the one held element, and up to 64 emitted elements the consumer has not
     ///   taken.
     ///
-    /// The operator owns two tasks, started on the first `next`: one iterates this sequence,
-    /// one sleeps on `clock` until the window that holds an element ends. Both are cancelled
-    /// when the consumer's task is cancelled or its iterator is released.
+    /// Making the iterator subscribes to this sequence. The operator owns two tasks, running
+    /// from the first `next`: one reads this sequence, one sleeps on `clock` until the window
+    /// that holds an element ends. Both are cancelled when the consumer's task is cancelled or
+    /// its iterator is released.
     ///
     /// ```swift
     /// for await position in positions.throttle(for: .seconds(1), latest: true) { upload(position) }
@@ -58,18 +59,26 @@ where Base.Element: Sendable {
         self.latest = latest
     }
 
-    /// Makes an iterator; the base is not touched before its first `next`.
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (base, tolerance, clock) = (self.base, self.tolerance, self.clock)
-        let driver = Driver(machine: Machine(interval: interval, latest: latest)) { driver in
-            driver.spawn { await Self.consume(base, into: driver, clock: clock) }
-            driver.spawn { await Self.runTimer(driver, clock: clock, tolerance: tolerance) }
+        let (tolerance, clock) = (self.tolerance, self.clock)
+        let driver = Driver(machine: Machine(interval: interval, latest: latest))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consume(&iterator, into: driver, clock: clock)
+        }
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            await Self.runTimer(driver, clock: clock, tolerance: tolerance)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consume(_ base: Base, into driver: Driver, clock: C) async {
-        let end = await drain(base) { element in
+    private static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+        let end = await drain(&iterator) { element in
             let now = clock.now
             return await driver.updateThenWaitForRoom { machine, output in
                 machine.received(element, at: now) { output.emit($0) }

@@ -10,9 +10,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** up to 64 elements the consumer has not taken; time spent waiting for a
     ///   slow consumer does not count as silence.
     ///
-    /// The operator owns two tasks, started on the first `next`: one iterates this sequence,
-    /// one sleeps on `clock` until the current deadline. Both are cancelled when the consumer's
-    /// task is cancelled or its iterator is released.
+    /// Making the iterator subscribes to this sequence. The operator owns two tasks, running
+    /// from the first `next`: one reads this sequence, one sleeps on `clock` until the current
+    /// deadline. Both are cancelled when the consumer's task is cancelled or its iterator is
+    /// released.
     ///
     /// ```swift
     /// let replies = socketReplies.timeout(.seconds(5), customError: { .noReply })
@@ -59,20 +60,28 @@ where Base.Element: Sendable {
         self.customError = customError
     }
 
-    /// Makes an iterator; the base is not touched, and no time is measured, before its first `next`.
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read, and silence measured, from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (base, tolerance, clock, customError) = (self.base, self.tolerance, self.clock, self.customError)
-        let driver = Driver(machine: Machine(interval: interval)) { driver in
+        let (tolerance, clock, customError) = (self.tolerance, self.clock, self.customError)
+        let driver = Driver(machine: Machine(interval: interval))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
             let now = clock.now
             driver.update { machine, _ in machine.waitingForUpstream(since: now) }
-            driver.spawn { await Self.consume(base, into: driver, clock: clock) }
-            driver.spawn { await Self.runTimer(driver, clock: clock, tolerance: tolerance, customError: customError) }
+            await Self.consume(&iterator, into: driver, clock: clock)
+        }
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            await Self.runTimer(driver, clock: clock, tolerance: tolerance, customError: customError)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consume(_ base: Base, into driver: Driver, clock: C) async {
-        let end = await drain(base) { element in
+    private static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+        let end = await drain(&iterator) { element in
             let running = await driver.updateThenWaitForRoom { machine, output in
                 machine.upstreamAnswered()
                 output.emit(element)

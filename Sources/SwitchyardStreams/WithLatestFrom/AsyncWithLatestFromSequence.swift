@@ -10,9 +10,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** the latest element of `other`, and up to 64 pairs the consumer has not
     ///   taken.
     ///
-    /// Each sequence is iterated by one task the operator starts on the first `next` and
-    /// cancels when the consumer's task is cancelled or its iterator is released. The two
-    /// tasks run concurrently, so "latest" means the latest the operator had received when the
+    /// Making the iterator subscribes to both sequences; each is then read, from the first
+    /// `next` on, by one task the operator owns and cancels when the consumer's task is
+    /// cancelled or its iterator is released. The two tasks run concurrently, so "latest" means the latest the operator had received when the
     /// element of this sequence arrived.
     ///
     /// ```swift
@@ -42,18 +42,27 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
         self.other = other
     }
 
-    /// Makes an iterator; neither sequence is touched before its first `next`.
+    /// Makes an iterator, subscribing to both sequences at once (by making their iterators);
+    /// they are read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (base, other) = (self.base, self.other)
-        let driver = Driver(machine: Machine()) { driver in
-            driver.spawn { await Self.consumeOther(other, into: driver) }
-            driver.spawn { await Self.consumeBase(base, into: driver) }
+        let driver = Driver(machine: Machine())
+        let otherIterator = other.makeAsyncIterator()
+        driver.spawn {
+            var iterator = otherIterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeOther(&iterator, into: driver)
+        }
+        let baseIterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = baseIterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeBase(&iterator, into: driver)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consumeBase(_ base: Base, into driver: Driver) async {
-        let end = await drain(base) { element in
+    private static func consumeBase(_ iterator: inout Base.AsyncIterator, into driver: Driver) async {
+        let end = await drain(&iterator) { element in
             await driver.updateThenWaitForRoom { machine, output in
                 if let latest = machine.latest { output.emit((element, latest)) }
             }
@@ -66,8 +75,8 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
         }
     }
 
-    private static func consumeOther(_ other: Other, into driver: Driver) async {
-        let end = await drain(other) { element in
+    private static func consumeOther(_ iterator: inout Other.AsyncIterator, into driver: Driver) async {
+        let end = await drain(&iterator) { element in
             driver.update { machine, output in
                 machine.otherReceived(element)
                 return !output.isEnded

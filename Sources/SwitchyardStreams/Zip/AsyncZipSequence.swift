@@ -10,8 +10,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Buffers** up to 64 unpaired elements per input (an input that is that far ahead
     ///   waits for the others) and up to 64 tuples the consumer has not taken.
     ///
-    /// Each input is iterated by one task the operator starts on the first `next` and cancels
-    /// when the consumer's task is cancelled or its iterator is released. All inputs share this
+    /// Making the iterator subscribes to every input (makes its iterator); each input is then
+    /// read, from the first `next` on, by one task the operator owns and cancels when the
+    /// consumer's task is cancelled or its iterator is released. All inputs share this
     /// sequence's failure type.
     ///
     /// ```swift
@@ -63,37 +64,39 @@ public struct AsyncZipSequence<Element: Sendable, Failure: Error>: AsyncSequence
         self.assemble = assemble
     }
 
-    /// Makes an iterator; the inputs are not touched before its first `next`.
+    /// Makes an iterator, subscribing to every input at once (by making its iterator); the
+    /// inputs are read from the first `next` on.
     public func makeAsyncIterator() -> Iterator {
-        let (inputs, assemble) = (self.inputs, self.assemble)
-        let driver = Driver(machine: Machine(inputs: inputs.count)) { driver in
-            for (index, input) in inputs.enumerated() {
-                driver.spawn { await Self.pump(input, index: index, into: driver, assemble: assemble) }
-            }
+        let driver = Driver(machine: Machine(inputs: inputs.count))
+        for (index, input) in inputs.enumerated() {
+            Self.start(input.subscribe(), index: index, into: driver, assemble: assemble)
         }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func pump(
-        _ input: OperatorInput<Failure>,
+    private static func start(
+        _ run: sending @escaping OperatorInput<Failure>.Run,
         index: Int,
         into driver: Driver,
         assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
-    ) async {
-        let end = await input.run { value in
-            let running = await driver.updateThenWaitForRoom { machine, output in
-                apply(machine.received(value, from: index), to: &output, failure: nil, assemble: assemble)
+    ) {
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            let end = await run { value in
+                let running = await driver.updateThenWaitForRoom { machine, output in
+                    apply(machine.received(value, from: index), to: &output, failure: nil, assemble: assemble)
+                }
+                guard running else { return false }
+                guard driver.update({ machine, _ in machine.isFull(index) }) else { return true }
+                return await driver.wait { !$0.isFull(index) }
             }
-            guard running else { return false }
-            guard driver.update({ machine, _ in machine.isFull(index) }) else { return true }
-            return await driver.wait { !$0.isFull(index) }
-        }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                apply(machine.inputFinished(index), to: &output, failure: nil, assemble: assemble)
-            case .failure(let failure):
-                apply(machine.inputFailed(), to: &output, failure: failure, assemble: assemble)
+            driver.update { machine, output in
+                switch end {
+                case .success:
+                    apply(machine.inputFinished(index), to: &output, failure: nil, assemble: assemble)
+                case .failure(let failure):
+                    apply(machine.inputFailed(), to: &output, failure: failure, assemble: assemble)
+                }
             }
         }
     }

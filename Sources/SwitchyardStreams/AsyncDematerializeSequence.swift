@@ -11,7 +11,7 @@ extension AsyncSequence where Failure == Never {
     /// ```swift
     /// let replies: some AsyncSequence<Reply, FetchError> = recordedEvents.dematerialize()
     /// ```
-    public func dematerialize<Value, EventFailure: Error>() -> AsyncDematerializeSequence<Self, Value, EventFailure>
+    @inlinable public func dematerialize<Value, EventFailure: Error>() -> AsyncDematerializeSequence<Self, Value, EventFailure>
     where Element == StreamEvent<Value, EventFailure> {
         AsyncDematerializeSequence(self)
     }
@@ -20,35 +20,35 @@ extension AsyncSequence where Failure == Never {
 /// The sequence a base sequence of events describes. Made by `dematerialize()`.
 public struct AsyncDematerializeSequence<Base: AsyncSequence, Element, Failure: Error>: AsyncSequence
 where Base.Element == StreamEvent<Element, Failure>, Base.Failure == Never {
-    private let base: Base
+    @usableFromInline let base: Base
 
-    init(_ base: Base) {
+    @inlinable init(_ base: Base) {
         self.base = base
     }
 
     /// Makes an iterator over the described elements.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator())
     }
 
     /// Takes the described elements.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private var ended = false
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var ended = false
 
-        fileprivate init(base: Base.AsyncIterator) {
+        @inlinable init(base: Base.AsyncIterator) {
             self.base = base
         }
 
         /// The next described element; `nil` at `.finished` or when the events end.
         /// - Throws: The failure of a `.failure` event.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await next(isolation: nil)
         }
 
         /// The next described element; `nil` at `.finished` or when the events end.
         /// - Throws: The failure of a `.failure` event.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             guard !ended, let event = await base.next(isolation: actor) else { return nil }
             switch event {
             case .element(let element):

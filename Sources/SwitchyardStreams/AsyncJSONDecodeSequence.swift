@@ -18,7 +18,7 @@ extension AsyncSequence where Element == Data {
     /// - Parameters:
     ///   - type: The type each document decodes to.
     ///   - decoder: The decoder to use; defaults to a `JSONDecoder()` with default settings.
-    public func decode<Value: Decodable>(
+    @inlinable public func decode<Value: Decodable>(
         type: Value.Type,
         decoder: JSONDecoder = JSONDecoder()
     ) -> AsyncJSONDecodeSequence<Self, Value> {
@@ -37,7 +37,7 @@ extension AsyncSequence where Element == String {
     /// - Parameters:
     ///   - type: The type each document decodes to.
     ///   - decoder: The decoder to use; defaults to a `JSONDecoder()` with default settings.
-    public func decode<Value: Decodable>(
+    @inlinable public func decode<Value: Decodable>(
         type: Value.Type,
         decoder: JSONDecoder = JSONDecoder()
     ) -> AsyncJSONDecodeSequence<Self, Value> {
@@ -50,29 +50,29 @@ public struct AsyncJSONDecodeSequence<Base: AsyncSequence, Value: Decodable>: As
     public typealias Element = Value
     public typealias Failure = JSONDecodeFailure<Base.Failure>
 
-    private let base: Base
-    private let decoder: JSONDecoder
-    private let bytes: @Sendable (Base.Element) -> Data
+    @usableFromInline let base: Base
+    @usableFromInline let decoder: JSONDecoder
+    @usableFromInline let bytes: @Sendable (Base.Element) -> Data
 
-    init(_ base: Base, decoder: JSONDecoder, bytes: @escaping @Sendable (Base.Element) -> Data) {
+    @inlinable init(_ base: Base, decoder: JSONDecoder, bytes: @escaping @Sendable (Base.Element) -> Data) {
         self.base = base
         self.decoder = decoder
         self.bytes = bytes
     }
 
     /// Makes an iterator that decodes the base's elements.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), decoder: decoder, bytes: bytes)
     }
 
     /// Takes decoded values.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private let decoder: JSONDecoder
-        private let bytes: @Sendable (Base.Element) -> Data
-        private var failed = false
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline let decoder: JSONDecoder
+        @usableFromInline let bytes: @Sendable (Base.Element) -> Data
+        @usableFromInline var failed = false
 
-        fileprivate init(base: Base.AsyncIterator, decoder: JSONDecoder, bytes: @escaping @Sendable (Base.Element) -> Data) {
+        @inlinable init(base: Base.AsyncIterator, decoder: JSONDecoder, bytes: @escaping @Sendable (Base.Element) -> Data) {
             self.base = base
             self.decoder = decoder
             self.bytes = bytes
@@ -80,13 +80,13 @@ public struct AsyncJSONDecodeSequence<Base: AsyncSequence, Value: Decodable>: As
 
         /// The next decoded value; `nil` when the base ends or after a failure.
         /// - Throws: ``JSONDecodeFailure``, once.
-        public mutating func next() async throws(Failure) -> Value? {
+        @inlinable public mutating func next() async throws(Failure) -> Value? {
             try await next(isolation: nil)
         }
 
         /// The next decoded value; `nil` when the base ends or after a failure.
         /// - Throws: ``JSONDecodeFailure``, once.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
             guard !failed else { return nil }
             let element: Base.Element?
             do throws(Base.Failure) {
@@ -118,7 +118,7 @@ public enum JSONDecodeFailure<Upstream: Error>: Error, CustomStringConvertible {
     case undecodable(input: Data, underlying: any Error)
 
     /// A one-line explanation naming the undecodable input (its first 120 bytes as text).
-    public var description: String {
+    @inlinable public var description: String {
         switch self {
         case .upstream(let failure):
             return "upstream failed: \(failure)"

@@ -13,7 +13,7 @@ extension AsyncSequence {
     ///     if case .failure(let error) = event { show(error) }
     /// }
     /// ```
-    public func materialize() -> AsyncMaterializeSequence<Self> {
+    @inlinable public func materialize() -> AsyncMaterializeSequence<Self> {
         AsyncMaterializeSequence(self)
     }
 }
@@ -23,33 +23,33 @@ public struct AsyncMaterializeSequence<Base: AsyncSequence>: AsyncSequence {
     public typealias Element = StreamEvent<Base.Element, Base.Failure>
     public typealias Failure = Never
 
-    private let base: Base
+    @usableFromInline let base: Base
 
-    init(_ base: Base) {
+    @inlinable init(_ base: Base) {
         self.base = base
     }
 
     /// Makes an iterator over the base's events.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator())
     }
 
     /// Takes the base's events.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private var ended = false
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var ended = false
 
-        fileprivate init(base: Base.AsyncIterator) {
+        @inlinable init(base: Base.AsyncIterator) {
             self.base = base
         }
 
         /// The base's next event; `nil` after `.failure` or `.finished` was returned.
-        public mutating func next() async -> Element? {
+        @inlinable public mutating func next() async -> Element? {
             await next(isolation: nil)
         }
 
         /// The base's next event; `nil` after `.failure` or `.finished` was returned.
-        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             guard !ended else { return nil }
             do throws(Base.Failure) {
                 if let element = try await base.next(isolation: actor) { return .element(element) }

@@ -10,7 +10,7 @@ extension AsyncSequence where Element: Equatable & Sendable {
     /// ```swift
     /// for await tilt in tilts.removeDuplicates() { show(tilt) }   // .flat, .flat, .up → .flat, .up
     /// ```
-    public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> {
+    @inlinable public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> {
         AsyncRemoveDuplicatesSequence(self) { $0 == $1 }
     }
 }
@@ -27,7 +27,7 @@ extension AsyncSequence {
     /// ```swift
     /// let moves = positions.removeDuplicates { abs($0.x - $1.x) < 0.5 }
     /// ```
-    public func removeDuplicates(
+    @inlinable public func removeDuplicates(
         by areDuplicates: @escaping @Sendable (Element, Element) -> Bool
     ) -> AsyncRemoveDuplicatesSequence<Self> {
         AsyncRemoveDuplicatesSequence(self, areDuplicates: areDuplicates)
@@ -43,7 +43,7 @@ extension AsyncSequence {
     /// ```swift
     /// let cityChanges = locations.removeDuplicates(by: \.city)
     /// ```
-    public func removeDuplicates<Value: Equatable & Sendable>(
+    @inlinable public func removeDuplicates<Value: Equatable & Sendable>(
         by keyPath: KeyPath<Element, Value> & Sendable
     ) -> AsyncRemoveDuplicatesSequence<Self> {
         AsyncRemoveDuplicatesSequence(self) { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
@@ -56,39 +56,39 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
 
-    private let base: Base
-    private let areDuplicates: @Sendable (Element, Element) -> Bool
+    @usableFromInline let base: Base
+    @usableFromInline let areDuplicates: @Sendable (Element, Element) -> Bool
 
-    init(_ base: Base, areDuplicates: @escaping @Sendable (Element, Element) -> Bool) {
+    @inlinable init(_ base: Base, areDuplicates: @escaping @Sendable (Element, Element) -> Bool) {
         self.base = base
         self.areDuplicates = areDuplicates
     }
 
     /// Makes an iterator over the base's elements without repeats.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), areDuplicates: areDuplicates)
     }
 
     /// Takes the base's elements, skipping repeats.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private let areDuplicates: @Sendable (Element, Element) -> Bool
-        private var last: Element?
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline let areDuplicates: @Sendable (Element, Element) -> Bool
+        @usableFromInline var last: Element?
 
-        fileprivate init(base: Base.AsyncIterator, areDuplicates: @escaping @Sendable (Element, Element) -> Bool) {
+        @inlinable init(base: Base.AsyncIterator, areDuplicates: @escaping @Sendable (Element, Element) -> Bool) {
             self.base = base
             self.areDuplicates = areDuplicates
         }
 
         /// The next element that is not a repeat; `nil` when the base ends.
         /// - Throws: The base's failure.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await next(isolation: nil)
         }
 
         /// The next element that is not a repeat; `nil` when the base ends.
         /// - Throws: The base's failure.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             while let element = try await base.next(isolation: actor) {
                 if let last, areDuplicates(last, element) { continue }
                 last = element

@@ -13,7 +13,7 @@ extension AsyncSequence {
     /// ```
     ///
     /// - Precondition: `retries` is not negative.
-    public func retry(_ retries: Int) -> AsyncRetrySequence<Self> {
+    @inlinable public func retry(_ retries: Int) -> AsyncRetrySequence<Self> {
         precondition(retries >= 0, "retry(_:) needs a number of retries >= 0, got \(retries)")
         return AsyncRetrySequence(self, retries: retries)
     }
@@ -24,26 +24,26 @@ public struct AsyncRetrySequence<Base: AsyncSequence>: AsyncSequence {
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
 
-    private let base: Base
-    private let retries: Int
+    @usableFromInline let base: Base
+    @usableFromInline let retries: Int
 
-    init(_ base: Base, retries: Int) {
+    @inlinable init(_ base: Base, retries: Int) {
         self.base = base
         self.retries = retries
     }
 
     /// Makes an iterator with the full number of retries.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(base: base, retriesLeft: retries)
     }
 
     /// Takes the elements of the current attempt, starting a new one after a failure.
     public struct Iterator: AsyncIteratorProtocol {
-        private let base: Base
-        private var attempt: Base.AsyncIterator
-        private var retriesLeft: Int
+        @usableFromInline let base: Base
+        @usableFromInline var attempt: Base.AsyncIterator
+        @usableFromInline var retriesLeft: Int
 
-        fileprivate init(base: Base, retriesLeft: Int) {
+        @inlinable init(base: Base, retriesLeft: Int) {
             self.base = base
             self.attempt = base.makeAsyncIterator()
             self.retriesLeft = retriesLeft
@@ -51,13 +51,13 @@ public struct AsyncRetrySequence<Base: AsyncSequence>: AsyncSequence {
 
         /// The next element of the current attempt; `nil` when an attempt finishes.
         /// - Throws: The failure of the last attempt.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await next(isolation: nil)
         }
 
         /// The next element of the current attempt; `nil` when an attempt finishes.
         /// - Throws: The failure of the last attempt.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             while true {
                 do throws(Failure) {
                     return try await attempt.next(isolation: actor)

@@ -10,7 +10,7 @@ extension AsyncSequence {
     /// ```swift
     /// for await total in purchases.scan(0) { $0 + $1.amount } { show(total) }
     /// ```
-    public func scan<Result>(
+    @inlinable public func scan<Result>(
         _ initialResult: Result,
         _ nextPartialResult: @escaping @Sendable (Result, Element) -> Result
     ) -> AsyncScanSequence<Self, Result> {
@@ -23,28 +23,28 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
     public typealias Element = Result
     public typealias Failure = Base.Failure
 
-    private let base: Base
-    private let initialResult: Result
-    private let nextPartialResult: @Sendable (Result, Base.Element) -> Result
+    @usableFromInline let base: Base
+    @usableFromInline let initialResult: Result
+    @usableFromInline let nextPartialResult: @Sendable (Result, Base.Element) -> Result
 
-    init(_ base: Base, initialResult: Result, nextPartialResult: @escaping @Sendable (Result, Base.Element) -> Result) {
+    @inlinable init(_ base: Base, initialResult: Result, nextPartialResult: @escaping @Sendable (Result, Base.Element) -> Result) {
         self.base = base
         self.initialResult = initialResult
         self.nextPartialResult = nextPartialResult
     }
 
     /// Makes an iterator that starts again from the initial result.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), result: initialResult, nextPartialResult: nextPartialResult)
     }
 
     /// Takes the running results.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private var result: Result
-        private let nextPartialResult: @Sendable (Result, Base.Element) -> Result
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var result: Result
+        @usableFromInline let nextPartialResult: @Sendable (Result, Base.Element) -> Result
 
-        fileprivate init(
+        @inlinable init(
             base: Base.AsyncIterator,
             result: Result,
             nextPartialResult: @escaping @Sendable (Result, Base.Element) -> Result
@@ -56,13 +56,13 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
 
         /// The result after the base's next element; `nil` when the base ends.
         /// - Throws: The base's failure.
-        public mutating func next() async throws(Failure) -> Result? {
+        @inlinable public mutating func next() async throws(Failure) -> Result? {
             try await next(isolation: nil)
         }
 
         /// The result after the base's next element; `nil` when the base ends.
         /// - Throws: The base's failure.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Result? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Result? {
             guard let element = try await base.next(isolation: actor) else { return nil }
             result = nextPartialResult(result, element)
             return result

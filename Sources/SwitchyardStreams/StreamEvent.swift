@@ -11,12 +11,12 @@ public enum StreamEvent<Element, Failure: Error> {
     case finished
 
     /// The element, or `nil` for the failure and the finish.
-    public var element: Element? {
+    @inlinable public var element: Element? {
         if case .element(let element) = self { element } else { nil }
     }
 
     /// The failure, or `nil` for an element and the finish.
-    public var failure: Failure? {
+    @inlinable public var failure: Failure? {
         if case .failure(let failure) = self { failure } else { nil }
     }
 }

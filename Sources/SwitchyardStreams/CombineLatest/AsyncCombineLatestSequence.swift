@@ -20,13 +20,13 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///     print(frontal == .upright && lateral == .upright ? "vertical" : "not vertical")
     /// }
     /// ```
-    public func combineLatest<Other: AsyncSequence & Sendable, each More: Sendable>(
+    @inlinable public func combineLatest<Other: AsyncSequence & Sendable, each More: Sendable>(
         _ other: Other,
         _ more: repeat any AsyncSequence<each More, Failure> & Sendable
     ) -> AsyncCombineLatestSequence<(Element, Other.Element, repeat each More), Failure>
     where Other.Element: Sendable, Other.Failure == Failure {
-        var inputs = [OperatorInput<Failure>(self), OperatorInput(other)]
-        for sequence in repeat each more { inputs.append(OperatorInput(sequence)) }
+        var inputs = [OperatorInput<any Sendable, Failure>(erasing: self), OperatorInput(erasing: other)]
+        for sequence in repeat each more { inputs.append(OperatorInput(erasing: sequence)) }
         return AsyncCombineLatestSequence(inputs: inputs) { values in
             var index = 2
             return (
@@ -44,7 +44,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// for await (frontal, lateral) in combineLatest(frontalTilt, lateralTilt) { show(frontal, lateral) }
 /// ```
-public func combineLatest<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
+@inlinable public func combineLatest<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
     _ first: First,
     _ second: Second,
     _ more: repeat any AsyncSequence<each More, First.Failure> & Sendable
@@ -55,14 +55,14 @@ where First.Element: Sendable, Second.Element: Sendable, Second.Failure == First
 
 /// Tuples of the latest elements of several sequences. Made by `combineLatest(_:_:)`.
 public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
-    typealias Machine = CombineLatestStateMachine<any Sendable>
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = CombineLatestStateMachine<any Sendable>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let inputs: [OperatorInput<Failure>]
-    private let assemble: @Sendable ([(any Sendable)?]) -> Element
+    @usableFromInline let inputs: [OperatorInput<any Sendable, Failure>]
+    @usableFromInline let assemble: @Sendable ([(any Sendable)?]) -> Element
 
-    fileprivate init(
-        inputs: [OperatorInput<Failure>],
+    @inlinable init(
+        inputs: [OperatorInput<any Sendable, Failure>],
         assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
     ) {
         self.inputs = inputs
@@ -71,7 +71,7 @@ public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: Asy
 
     /// Makes an iterator, subscribing to every input at once (by making its iterator); the
     /// inputs are read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let driver = Driver(machine: Machine(inputs: inputs.count))
         for (index, input) in inputs.enumerated() {
             Self.start(input.subscribe(), index: index, into: driver, assemble: assemble)
@@ -79,8 +79,8 @@ public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: Asy
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func start(
-        _ run: sending @escaping OperatorInput<Failure>.Run,
+    @inlinable static func start(
+        _ run: sending @escaping OperatorInput<any Sendable, Failure>.Run,
         index: Int,
         into driver: Driver,
         assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
@@ -105,21 +105,21 @@ public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: Asy
 
     /// Takes the combined tuples; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next tuple; `nil` once the inputs finished or the task was cancelled.
         /// - Throws: The first failure of any input.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next tuple; `nil` once the inputs finished or the task was cancelled.
         /// - Throws: The first failure of any input.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

@@ -2,9 +2,9 @@
 ///
 /// Emits only once every input has a value; an input that finishes without one finishes the
 /// whole operator, since no combination can ever be complete.
-struct CombineLatestStateMachine<Value: Sendable>: Sendable {
+@usableFromInline struct CombineLatestStateMachine<Value: Sendable>: Sendable {
     /// What the operator does after an event.
-    enum Action: Equatable {
+    @usableFromInline enum Action: Equatable {
         case none
         /// Emit the combination of ``latest``.
         case emit
@@ -13,25 +13,25 @@ struct CombineLatestStateMachine<Value: Sendable>: Sendable {
     }
 
     /// The latest value of each input, `nil` until it has produced one.
-    private(set) var latest: [Value?]
-    private var missing: Int
-    private var running: Int
-    private var ended = false
+    @usableFromInline var latest: [Value?]
+    @usableFromInline var missing: Int
+    @usableFromInline var running: Int
+    @usableFromInline var ended = false
 
-    init(inputs: Int) {
+    @inlinable init(inputs: Int) {
         latest = Array(repeating: nil, count: inputs)
         missing = inputs
         running = inputs
     }
 
-    mutating func received(_ value: Value, from input: Int) -> Action {
+    @inlinable mutating func received(_ value: Value, from input: Int) -> Action {
         guard !ended else { return .none }
         if latest[input] == nil { missing -= 1 }
         latest[input] = value
         return missing == 0 ? .emit : .none
     }
 
-    mutating func inputFinished(_ input: Int) -> Action {
+    @inlinable mutating func inputFinished(_ input: Int) -> Action {
         guard !ended else { return .none }
         running -= 1
         guard latest[input] == nil || running == 0 else { return .none }
@@ -39,7 +39,7 @@ struct CombineLatestStateMachine<Value: Sendable>: Sendable {
         return .finish
     }
 
-    mutating func inputFailed() -> Action {
+    @inlinable mutating func inputFailed() -> Action {
         guard !ended else { return .none }
         ended = true
         return .fail

@@ -3,38 +3,38 @@
 /// Each element replaces the pending one and pushes the deadline to `interval` after its
 /// arrival; the timer emits the pending element once time reaches the deadline. A timer that
 /// wakes early (the deadline moved while it slept) emits nothing and sleeps again.
-struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: Sendable {
-    let interval: Instant.Duration
-    private(set) var pending: Element?
+@usableFromInline struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: Sendable {
+    @usableFromInline let interval: Instant.Duration
+    @usableFromInline var pending: Element?
     /// When the pending element falls due; `nil` when nothing is pending.
-    private(set) var deadline: Instant?
+    @usableFromInline var deadline: Instant?
 
-    init(interval: Instant.Duration) {
+    @inlinable init(interval: Instant.Duration) {
         self.interval = interval
     }
 
-    mutating func received(_ element: Element, at now: Instant) {
+    @inlinable mutating func received(_ element: Element, at now: Instant) {
         pending = element
         deadline = now.advanced(by: interval)
     }
 
     /// The pending element if it is due at `now`, which is then no longer pending.
-    mutating func deadlineReached(at now: Instant) -> Element? {
+    @inlinable mutating func deadlineReached(at now: Instant) -> Element? {
         guard let deadline, now >= deadline else { return nil }
         return takePending()
     }
 
     /// The pending element to deliver before finishing: nothing is lost on finish.
-    mutating func upstreamFinished() -> Element? {
+    @inlinable mutating func upstreamFinished() -> Element? {
         takePending()
     }
 
     /// Drops the pending element: a failure ends the sequence at once.
-    mutating func upstreamFailed() {
+    @inlinable mutating func upstreamFailed() {
         _ = takePending()
     }
 
-    private mutating func takePending() -> Element? {
+    @inlinable mutating func takePending() -> Element? {
         deadline = nil
         defer { pending = nil }
         return pending

@@ -21,7 +21,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```
     ///
     /// - Precondition: `maxConcurrent` is at least 1.
-    public func flatMap<Inner: AsyncSequence & Sendable>(
+    @inlinable public func flatMap<Inner: AsyncSequence & Sendable>(
         maxConcurrent: Int,
         _ transform: @escaping @Sendable (Element) -> Inner
     ) -> AsyncFlatMapSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
@@ -38,7 +38,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```
     ///
     /// - Precondition: `maxConcurrent` is at least 1.
-    public func flatMap<Value: Sendable>(
+    @inlinable public func flatMap<Value: Sendable>(
         maxConcurrent: Int,
         _ transform: @escaping @Sendable (Element) async throws(Failure) -> Value
     ) -> some AsyncSequence<Value, Failure> & Sendable {
@@ -54,14 +54,14 @@ public struct AsyncFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncS
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
     public typealias Element = Inner.Element
     public typealias Failure = Base.Failure
-    typealias Machine = FlatMapStateMachine
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = FlatMapStateMachine
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let base: Base
-    private let maxConcurrent: Int
-    private let transform: @Sendable (Base.Element) -> Inner
+    @usableFromInline let base: Base
+    @usableFromInline let maxConcurrent: Int
+    @usableFromInline let transform: @Sendable (Base.Element) -> Inner
 
-    init(base: Base, maxConcurrent: Int, transform: @escaping @Sendable (Base.Element) -> Inner) {
+    @inlinable init(base: Base, maxConcurrent: Int, transform: @escaping @Sendable (Base.Element) -> Inner) {
         self.base = base
         self.maxConcurrent = maxConcurrent
         self.transform = transform
@@ -69,7 +69,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let transform = self.transform
         let driver = Driver(machine: Machine(maxConcurrent: maxConcurrent))
         let iterator = base.makeAsyncIterator()
@@ -81,7 +81,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consumeOuter(
+    @inlinable static func consumeOuter(
         _ iterator: inout Base.AsyncIterator,
         transform: @Sendable (Base.Element) -> Inner,
         into driver: Driver
@@ -102,7 +102,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         }
     }
 
-    private static func consumeInner(_ inner: Inner, into driver: Driver) async {
+    @inlinable static func consumeInner(_ inner: Inner, into driver: Driver) async {
         var iterator = inner.makeAsyncIterator()
         let end = await drain(&iterator) { element in
             await driver.updateThenWaitForRoom { _, output in output.emit(element) }
@@ -119,23 +119,23 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
 
     /// Takes the elements of the inner sequences; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next element of any inner sequence; `nil` once everything finished or the task
         /// was cancelled.
         /// - Throws: The first failure of the base or of an inner sequence.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next element of any inner sequence; `nil` once everything finished or the task
         /// was cancelled.
         /// - Throws: The first failure of the base or of an inner sequence.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

@@ -21,7 +21,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///     show(results)
     /// }
     /// ```
-    public func flatMapLatest<Inner: AsyncSequence & Sendable>(
+    @inlinable public func flatMapLatest<Inner: AsyncSequence & Sendable>(
         _ transform: @escaping @Sendable (Element) -> Inner
     ) -> AsyncFlatMapLatestSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
         AsyncFlatMapLatestSequence(base: self, transform: transform)
@@ -34,7 +34,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```swift
     /// let rates = reloads.flatMapLatest { _ in await service.fetchRates() }
     /// ```
-    public func flatMapLatest<Value: Sendable>(
+    @inlinable public func flatMapLatest<Value: Sendable>(
         _ transform: @escaping @Sendable (Element) async throws(Failure) -> Value
     ) -> some AsyncSequence<Value, Failure> & Sendable {
         flatMapLatest { element in AsyncOperationSequence { () async throws(Failure) -> Value in try await transform(element) } }
@@ -47,20 +47,20 @@ public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: 
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
     public typealias Element = Inner.Element
     public typealias Failure = Base.Failure
-    typealias Machine = FlatMapLatestStateMachine
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = FlatMapLatestStateMachine
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let base: Base
-    private let transform: @Sendable (Base.Element) -> Inner
+    @usableFromInline let base: Base
+    @usableFromInline let transform: @Sendable (Base.Element) -> Inner
 
-    init(base: Base, transform: @escaping @Sendable (Base.Element) -> Inner) {
+    @inlinable init(base: Base, transform: @escaping @Sendable (Base.Element) -> Inner) {
         self.base = base
         self.transform = transform
     }
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let transform = self.transform
         let driver = Driver(machine: Machine())
         let iterator = base.makeAsyncIterator()
@@ -72,7 +72,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consumeOuter(
+    @inlinable static func consumeOuter(
         _ iterator: inout Base.AsyncIterator,
         transform: @Sendable (Base.Element) -> Inner,
         into driver: Driver
@@ -99,7 +99,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         }
     }
 
-    private static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {
+    @inlinable static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {
         var iterator = inner.makeAsyncIterator()
         let end = await drain(&iterator) { element in
             await driver.offerThenWaitForRoom { machine, output in
@@ -120,23 +120,23 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
 
     /// Takes the elements of the latest inner sequence; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next element of the latest inner sequence; `nil` once the base and the current
         /// inner sequence finished, or the task was cancelled.
         /// - Throws: The failure of the base or of the current inner sequence.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next element of the latest inner sequence; `nil` once the base and the current
         /// inner sequence finished, or the task was cancelled.
         /// - Throws: The failure of the base or of the current inner sequence.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

@@ -3,24 +3,26 @@
 /// Every outer element starts a new generation. Only the current generation's inner sequence
 /// may emit, finish or fail the whole; anything a replaced inner sequence does is ignored, so
 /// none of its late values can leak even before its cancellation has taken effect.
-struct FlatMapLatestStateMachine: Sendable, Equatable {
+@usableFromInline struct FlatMapLatestStateMachine: Sendable, Equatable {
     /// What the operator does after an end.
-    enum Action: Equatable {
+    @usableFromInline enum Action: Equatable {
         case none
         case finish
         case fail
     }
 
-    private(set) var generation: UInt64 = 0
+    @usableFromInline var generation: UInt64 = 0
     /// The task iterating the current inner sequence, once known.
-    private(set) var innerTask: UInt64?
-    private var innerRunning = false
-    private var outerFinished = false
-    private var ended = false
+    @usableFromInline var innerTask: UInt64?
+    @usableFromInline var innerRunning = false
+    @usableFromInline var outerFinished = false
+    @usableFromInline var ended = false
+
+    @inlinable init() {}
 
     /// An outer element arrived: its inner sequence becomes current.
     /// - Returns: The new generation, and the task of the replaced inner sequence to cancel.
-    mutating func outerReceived() -> (generation: UInt64, replaced: UInt64?) {
+    @inlinable mutating func outerReceived() -> (generation: UInt64, replaced: UInt64?) {
         generation += 1
         defer { innerTask = nil }
         innerRunning = true
@@ -29,31 +31,31 @@ struct FlatMapLatestStateMachine: Sendable, Equatable {
 
     /// Records the task that iterates `generation`'s inner sequence.
     /// - Returns: `false` when that generation was already replaced, so the task is cancelled.
-    mutating func innerStarted(task: UInt64, generation: UInt64) -> Bool {
+    @inlinable mutating func innerStarted(task: UInt64, generation: UInt64) -> Bool {
         guard isCurrent(generation) else { return false }
         if innerRunning { innerTask = task }
         return true
     }
 
     /// Whether `generation`'s inner sequence may still emit.
-    func isCurrent(_ generation: UInt64) -> Bool {
+    @inlinable func isCurrent(_ generation: UInt64) -> Bool {
         !ended && generation == self.generation
     }
 
-    mutating func innerFinished(generation: UInt64) -> Action {
+    @inlinable mutating func innerFinished(generation: UInt64) -> Action {
         guard isCurrent(generation) else { return .none }
         innerRunning = false
         innerTask = nil
         return outerFinished ? end() : .none
     }
 
-    mutating func innerFailed(generation: UInt64) -> Action {
+    @inlinable mutating func innerFailed(generation: UInt64) -> Action {
         guard isCurrent(generation) else { return .none }
         ended = true
         return .fail
     }
 
-    mutating func outerFinished(failed: Bool) -> Action {
+    @inlinable mutating func outerFinished(failed: Bool) -> Action {
         guard !ended else { return .none }
         if failed {
             ended = true
@@ -63,7 +65,7 @@ struct FlatMapLatestStateMachine: Sendable, Equatable {
         return innerRunning ? .none : end()
     }
 
-    private mutating func end() -> Action {
+    @inlinable mutating func end() -> Action {
         ended = true
         return .finish
     }

@@ -11,35 +11,48 @@ import Synchronization
 /// elements without suspending. Producers wait while ``capacity`` elements are buffered and
 /// resume once the consumer has taken half of them, so nothing grows without bound.
 ///
+/// The driver, the state machines and the operators are `@inlinable`, so a client module
+/// specializes them for its element types: unspecialized, `switchyard-bench` spent most of
+/// each element's time looking up generic metadata.
+///
 /// When the output ends, or the consumer leaves (its task is cancelled or its iterator is
 /// released), every task is cancelled and every waiter resumed. Producers only wait on this
 /// driver inside tasks it owns, and it resumes all of them when it stops; that is why those
 /// waits need no cancellation handler of their own.
-final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>: Sendable {
-    typealias Output = OperatorOutput<Element, Failure>
-    private typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
+@usableFromInline final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>: Sendable {
+    @usableFromInline typealias Output = OperatorOutput<Element, Failure>
+    @usableFromInline typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
 
-    private struct Watcher {
-        var condition: @Sendable (Machine) -> Bool
-        var continuation: UnsafeContinuation<Bool, Never>
+    @usableFromInline struct Watcher {
+        @usableFromInline var condition: @Sendable (Machine) -> Bool
+        @usableFromInline var continuation: UnsafeContinuation<Bool, Never>
+
+        @inlinable init(condition: @escaping @Sendable (Machine) -> Bool, continuation: UnsafeContinuation<Bool, Never>) {
+            self.condition = condition
+            self.continuation = continuation
+        }
     }
 
-    private struct State {
-        var machine: Machine
-        var output = Output()
-        var started = false
-        var stopped = false
-        var consumer: Consumer?
-        var startWaiters: [UnsafeContinuation<Bool, Never>] = []
-        var roomWaiters: [UnsafeContinuation<Void, Never>] = []
-        var watchers: [Watcher] = []
-        var tasks: [UInt64: Task<Void, Never>] = [:]
+    @usableFromInline struct State {
+        @usableFromInline var machine: Machine
+        @usableFromInline var output = Output()
+        @usableFromInline var started = false
+        @usableFromInline var stopped = false
+        @usableFromInline var consumer: Consumer?
+        @usableFromInline var startWaiters: [UnsafeContinuation<Bool, Never>] = []
+        @usableFromInline var roomWaiters: [UnsafeContinuation<Void, Never>] = []
+        @usableFromInline var watchers: [Watcher] = []
+        @usableFromInline var tasks: [UInt64: Task<Void, Never>] = [:]
         /// Tasks that ended before their handle was registered.
-        var endedEarly: Set<UInt64> = []
-        var nextTaskID: UInt64 = 0
+        @usableFromInline var endedEarly: Set<UInt64> = []
+        @usableFromInline var nextTaskID: UInt64 = 0
+
+        @inlinable init(machine: Machine) {
+            self.machine = machine
+        }
 
         /// Hands what is due to the waiters and stops the tasks once the output has ended.
-        mutating func settle(capacity: Int) -> Wakeups {
+        @inlinable mutating func settle(capacity: Int) -> Wakeups {
             var wakeups = Wakeups()
             if let waiting = consumer, let delivery = output.take() {
                 consumer = nil
@@ -78,14 +91,16 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     }
 
     /// What to resume and cancel once the lock is released.
-    private struct Wakeups {
-        var consumer: (Consumer, Result<Element?, Failure>)?
-        var starts: [(UnsafeContinuation<Bool, Never>, Bool)] = []
-        var room: [UnsafeContinuation<Void, Never>] = []
-        var watchers: [(UnsafeContinuation<Bool, Never>, Bool)] = []
-        var tasks: [Task<Void, Never>] = []
+    @usableFromInline struct Wakeups {
+        @usableFromInline var consumer: (Consumer, Result<Element?, Failure>)?
+        @usableFromInline var starts: [(UnsafeContinuation<Bool, Never>, Bool)] = []
+        @usableFromInline var room: [UnsafeContinuation<Void, Never>] = []
+        @usableFromInline var watchers: [(UnsafeContinuation<Bool, Never>, Bool)] = []
+        @usableFromInline var tasks: [Task<Void, Never>] = []
 
-        func perform() {
+        @inlinable init() {}
+
+        @inlinable func perform() {
             for task in tasks { task.cancel() }
             for (waiter, started) in starts { waiter.resume(returning: started) }
             for waiter in room { waiter.resume() }
@@ -95,20 +110,20 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     }
 
     /// How many buffered elements make producers wait.
-    let capacity: Int
-    private let state: Mutex<State>
+    @usableFromInline let capacity: Int
+    @usableFromInline let state: Mutex<State>
 
     /// - Parameters:
     ///   - machine: The operator's state machine in its initial state.
     ///   - capacity: Buffered elements at which producers wait; at least 1.
-    init(machine: Machine, capacity: Int = 64) {
+    @inlinable init(machine: Machine, capacity: Int = 64) {
         self.capacity = Swift.max(1, capacity)
         self.state = Mutex(State(machine: machine))
     }
 
     // MARK: Consumer side
 
-    func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+    @inlinable func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
         if Task.isCancelled {
             cancel()
             return nil
@@ -136,7 +151,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     }
 
     /// The consumer left: drop what is buffered, stop every task, and end quietly.
-    func cancel() {
+    @inlinable func cancel() {
         let wakeups = state.withLock { state in
             state.output.discard()
             return state.settle(capacity: capacity)
@@ -149,7 +164,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// Suspends until the consumer's first `next`.
     /// - Returns: `false` when the operator stopped before that (the iterator was released
     ///   unused), so the task ends without reading anything.
-    func waitForStart() async -> Bool {
+    @inlinable func waitForStart() async -> Bool {
         await withUnsafeContinuation { (waiter: UnsafeContinuation<Bool, Never>) in
             let answer = state.withLock { state -> Bool? in
                 if state.stopped { return false }
@@ -163,7 +178,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
 
     /// Runs `body` on the machine and the output as one atomic step, then delivers.
     @discardableResult
-    func update<Result: Sendable>(_ body: (inout Machine, inout Output) -> Result) -> Result {
+    @inlinable func update<Result: Sendable>(_ body: @Sendable (inout Machine, inout Output) -> Result) -> Result {
         let (result, wakeups) = state.withLock { state in
             let result = body(&state.machine, &state.output)
             return (result, state.settle(capacity: capacity))
@@ -174,7 +189,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
 
     /// Like ``update(_:)``, then waits while the buffer is full.
     /// - Returns: `false` once the operator has stopped, so a producer can stop too.
-    func updateThenWaitForRoom(_ body: (inout Machine, inout Output) -> Void) async -> Bool {
+    @inlinable func updateThenWaitForRoom(_ body: @Sendable (inout Machine, inout Output) -> Void) async -> Bool {
         await offerThenWaitForRoom { machine, output in
             body(&machine, &output)
             return true
@@ -184,7 +199,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// Like ``updateThenWaitForRoom(_:)``, but `body` also says whether its producer should go
     /// on (for example `false` for an inner sequence that was replaced).
     /// - Returns: `false` when `body` said so or the operator has stopped.
-    func offerThenWaitForRoom(_ body: (inout Machine, inout Output) -> Bool) async -> Bool {
+    @inlinable func offerThenWaitForRoom(_ body: @Sendable (inout Machine, inout Output) -> Bool) async -> Bool {
         let (goOn, full, stopped, wakeups) = state.withLock { state in
             let goOn = body(&state.machine, &state.output)
             let wakeups = state.settle(capacity: capacity)
@@ -206,7 +221,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
 
     /// Suspends until `condition` holds for the machine (re-checked after every update).
     /// - Returns: `true` when it holds, `false` when the operator stopped first.
-    func wait(until condition: @escaping @Sendable (Machine) -> Bool) async -> Bool {
+    @inlinable func wait(until condition: @escaping @Sendable (Machine) -> Bool) async -> Bool {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
             let answer = state.withLock { state -> Bool? in
                 if state.stopped { return false }
@@ -222,7 +237,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     /// iterator, which moves into the task.
     /// - Returns: The task's ID for ``cancelTask(_:)``, or `nil` when the driver has stopped.
     @discardableResult
-    func spawn(_ body: sending @escaping () async -> Void) -> UInt64? {
+    @inlinable func spawn(_ body: sending @escaping () async -> Void) -> UInt64? {
         let reserved = state.withLock { state -> UInt64? in
             guard !state.stopped else { return nil }
             state.nextTaskID += 1
@@ -244,11 +259,11 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
     }
 
     /// Cancels one owned task, if it is still running.
-    func cancelTask(_ id: UInt64) {
+    @inlinable func cancelTask(_ id: UInt64) {
         state.withLock { $0.tasks.removeValue(forKey: id) }?.cancel()
     }
 
-    private func taskEnded(_ id: UInt64) {
+    @inlinable func taskEnded(_ id: UInt64) {
         state.withLock { state in
             if state.tasks.removeValue(forKey: id) == nil { state.endedEarly.insert(id) }
         }
@@ -257,7 +272,7 @@ final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>
 
 extension OperatorOutput.Delivery {
     /// The delivery as `next` returns it: an element, `nil` for the end, or the failure.
-    var result: Result<Element?, Failure> {
+    @inlinable var result: Result<Element?, Failure> {
         switch self {
         case .element(let element): .success(element)
         case .end(let end): end.map { nil }
@@ -266,10 +281,10 @@ extension OperatorOutput.Delivery {
 }
 
 /// Ties an iterator's lifetime to its operator: releasing the iterator stops the operator.
-final class OperatorDriverHandle<Machine: Sendable, Element: Sendable, Failure: Error> {
-    let driver: OperatorDriver<Machine, Element, Failure>
+@usableFromInline final class OperatorDriverHandle<Machine: Sendable, Element: Sendable, Failure: Error> {
+    @usableFromInline let driver: OperatorDriver<Machine, Element, Failure>
 
-    init(_ driver: OperatorDriver<Machine, Element, Failure>) {
+    @inlinable init(_ driver: OperatorDriver<Machine, Element, Failure>) {
         self.driver = driver
     }
 
@@ -280,7 +295,7 @@ final class OperatorDriverHandle<Machine: Sendable, Element: Sendable, Failure: 
 
 /// Iterates `iterator` to its end on the calling task and reports how it ended; an
 /// `onElement` that returns `false` stops early (reported as a finish).
-func drain<Iterator: AsyncIteratorProtocol>(
+@inlinable func drain<Iterator: AsyncIteratorProtocol>(
     _ iterator: inout Iterator,
     _ onElement: (Iterator.Element) async -> Bool
 ) async -> Result<Void, Iterator.Failure> {

@@ -1,46 +1,48 @@
 /// What an operator has produced for its consumer and not yet delivered: elements in order,
 /// then at most one end. Nothing can be emitted after the end.
-struct OperatorOutput<Element, Failure: Error> {
+@usableFromInline struct OperatorOutput<Element, Failure: Error> {
     /// What the consumer gets next.
-    enum Delivery {
+    @usableFromInline enum Delivery {
         case element(Element)
         case end(Result<Void, Failure>)
     }
 
-    private(set) var buffer = OperatorRing<Element>()
-    private(set) var end: Result<Void, Failure>?
-    private var endDelivered = false
+    @usableFromInline var buffer = OperatorRing<Element>()
+    @usableFromInline var end: Result<Void, Failure>?
+    @usableFromInline var endDelivered = false
+
+    @inlinable init() {}
 
     /// Whether the end has been set (elements may still wait before it).
-    var isEnded: Bool { end != nil }
+    @inlinable var isEnded: Bool { end != nil }
 
-    var bufferedCount: Int { buffer.count }
+    @inlinable var bufferedCount: Int { buffer.count }
 
     /// Queues `element`; ignored once the end is set.
-    mutating func emit(_ element: Element) {
+    @inlinable mutating func emit(_ element: Element) {
         guard end == nil else { return }
         buffer.append(element)
     }
 
     /// Ends the output after what is queued; ignored when it has already ended.
-    mutating func finish() {
+    @inlinable mutating func finish() {
         if end == nil { end = .success(()) }
     }
 
     /// Fails the output after what is queued; ignored when it has already ended.
-    mutating func fail(_ failure: Failure) {
+    @inlinable mutating func fail(_ failure: Failure) {
         if end == nil { end = .failure(failure) }
     }
 
     /// Removes the oldest queued element to make room for a newer one.
     /// - Returns: Whether there was one to remove.
     @discardableResult
-    mutating func dropOldest() -> Bool {
+    @inlinable mutating func dropOldest() -> Bool {
         buffer.popFirst() != nil
     }
 
     /// Drops what is queued and ends quietly: the consumer left.
-    mutating func discard() {
+    @inlinable mutating func discard() {
         buffer.removeAll()
         end = .success(())
         endDelivered = true
@@ -48,7 +50,7 @@ struct OperatorOutput<Element, Failure: Error> {
 
     /// Takes the next delivery: a queued element, else the end (a failure only once), else
     /// `nil` when the consumer has to wait.
-    mutating func take() -> Delivery? {
+    @inlinable mutating func take() -> Delivery? {
         if let element = buffer.popFirst() { return .element(element) }
         guard let end else { return nil }
         if endDelivered { return .end(.success(())) }

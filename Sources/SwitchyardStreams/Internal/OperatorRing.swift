@@ -1,19 +1,21 @@
 /// A growable FIFO ring buffer; popping releases the slot at once, so a buffer never keeps
 /// delivered elements alive.
-struct OperatorRing<Element> {
-    private var slots: ContiguousArray<Element?> = []
-    private var head = 0
-    private(set) var count = 0
+@usableFromInline struct OperatorRing<Element> {
+    @usableFromInline var slots: ContiguousArray<Element?> = []
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    @inlinable init() {}
 
-    mutating func append(_ element: Element) {
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    @inlinable mutating func append(_ element: Element) {
         if count == slots.count { grow() }
         slots[(head + count) & (slots.count - 1)] = element
         count += 1
     }
 
-    mutating func popFirst() -> Element? {
+    @inlinable mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = slots[head].take()
         head = (head + 1) & (slots.count - 1)
@@ -22,18 +24,18 @@ struct OperatorRing<Element> {
     }
 
     /// The first element, without removing it.
-    var first: Element? {
+    @inlinable var first: Element? {
         count > 0 ? slots[head] : nil
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         while popFirst() != nil {}
         head = 0
     }
 
     /// Doubles the capacity (a power of two, so positions wrap with a mask) and lays the
     /// elements out from the start.
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         var larger = ContiguousArray<Element?>(repeating: nil, count: Swift.max(8, slots.count * 2))
         for offset in 0..<count {
             larger[offset] = slots[(head + offset) & (slots.count - 1)].take()

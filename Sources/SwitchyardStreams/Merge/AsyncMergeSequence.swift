@@ -18,10 +18,23 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///     handle(event)
     /// }
     /// ```
-    public func merge(
+    @inlinable public func merge(
         with others: (any AsyncSequence<Element, Failure> & Sendable)...
     ) -> AsyncMergeSequence<Element, Failure> {
-        AsyncMergeSequence(bases: [self] + others)
+        AsyncMergeSequence(inputs: [OperatorInput(self)] + others.map { OperatorInput($0) })
+    }
+
+    /// Interleaves the elements of this sequence and `other` in the order they arrive; the
+    /// same as the variadic `merge(with:)`, for two inputs whose types are known, which lets
+    /// the compiler specialize the whole merge.
+    ///
+    /// ```swift
+    /// for await event in taps.merge(with: swipes) { handle(event) }
+    /// ```
+    @inlinable public func merge<Other: AsyncSequence & Sendable>(
+        with other: Other
+    ) -> AsyncMergeSequence<Element, Failure> where Other.Element == Element, Other.Failure == Failure {
+        AsyncMergeSequence(inputs: [OperatorInput(self), OperatorInput(other)])
     }
 }
 
@@ -29,24 +42,38 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// `AsyncSequence.merge(with:)` for when it emits, finishes and fails.
 ///
 /// ```swift
-/// for await event in merge(taps, swipes) { handle(event) }
+/// for await event in merge(taps, swipes, keys) { handle(event) }
 /// ```
-public func merge<Base: AsyncSequence & Sendable>(
+@inlinable public func merge<Base: AsyncSequence & Sendable>(
     _ base: Base,
     _ others: (any AsyncSequence<Base.Element, Base.Failure> & Sendable)...
 ) -> AsyncMergeSequence<Base.Element, Base.Failure> where Base.Element: Sendable {
-    AsyncMergeSequence(bases: [base] + others)
+    AsyncMergeSequence(inputs: [OperatorInput(base)] + others.map { OperatorInput($0) })
+}
+
+/// Interleaves the elements of `first` and `second` in the order they arrive; the two-input
+/// form of `merge(_:_:)`, specialized for the inputs' types.
+///
+/// ```swift
+/// for await event in merge(taps, swipes) { handle(event) }
+/// ```
+@inlinable public func merge<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable>(
+    _ first: First,
+    _ second: Second
+) -> AsyncMergeSequence<First.Element, First.Failure>
+where First.Element: Sendable, Second.Element == First.Element, Second.Failure == First.Failure {
+    AsyncMergeSequence(inputs: [OperatorInput(first), OperatorInput(second)])
 }
 
 /// The elements of several sequences with one element and failure type, interleaved in
 /// arrival order. Made by `merge(with:)` or `merge(_:_:)`.
 public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
-    typealias Driver = OperatorDriver<MergeStateMachine, Element, Failure>
+    @usableFromInline typealias Driver = OperatorDriver<MergeStateMachine, Element, Failure>
 
-    private let bases: [any AsyncSequence<Element, Failure> & Sendable]
+    @usableFromInline let inputs: [OperatorInput<Element, Failure>]
 
-    init(bases: [any AsyncSequence<Element, Failure> & Sendable]) {
-        self.bases = bases
+    @inlinable init(inputs: [OperatorInput<Element, Failure>]) {
+        self.inputs = inputs
     }
 
     /// Merges a number of sequences known only at run time; an empty array finishes at once.
@@ -54,25 +81,23 @@ public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequen
     /// ```swift
     /// let all = AsyncMergeSequence(feeds.map(\.updates))
     /// ```
-    public init(_ bases: [any AsyncSequence<Element, Failure> & Sendable]) {
-        self.bases = bases
+    @inlinable public init(_ bases: [any AsyncSequence<Element, Failure> & Sendable]) {
+        self.inputs = bases.map { OperatorInput($0) }
     }
 
     /// Makes an iterator, subscribing to every input at once (by making its iterator); the
     /// inputs are read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: MergeStateMachine(inputs: bases.count))
-        if bases.isEmpty { driver.update { _, output in output.finish() } }
-        for base in bases { Self.start(base, into: driver) }
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let driver = Driver(machine: MergeStateMachine(inputs: inputs.count))
+        if inputs.isEmpty { driver.update { _, output in output.finish() } }
+        for input in inputs { Self.start(input.subscribe(), into: driver) }
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func start(_ base: some AsyncSequence<Element, Failure> & Sendable, into driver: Driver) {
-        let iterator = base.makeAsyncIterator()
+    @inlinable static func start(_ run: sending @escaping OperatorInput<Element, Failure>.Run, into driver: Driver) {
         driver.spawn {
-            var iterator = iterator
             guard await driver.waitForStart() else { return }
-            let end = await drain(&iterator) { element in
+            let end = await run { element in
                 await driver.updateThenWaitForRoom { _, output in output.emit(element) }
             }
             driver.update { machine, output in
@@ -88,21 +113,21 @@ public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequen
 
     /// Takes the merged elements; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<MergeStateMachine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<MergeStateMachine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<MergeStateMachine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<MergeStateMachine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next element; `nil` once every input finished or the task was cancelled.
         /// - Throws: The first failure of any input.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next element; `nil` once every input finished or the task was cancelled.
         /// - Throws: The first failure of any input.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

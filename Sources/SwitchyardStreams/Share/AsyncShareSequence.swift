@@ -34,7 +34,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   - whenFull: What happens when a subscriber's buffer is full; defaults to
     ///     `.suspendProducer`, which loses nothing.
     /// - Precondition: `replay` is not negative and `buffer` is at least 1.
-    public func share(
+    @inlinable public func share(
         replay: Int = 0,
         buffer: Int = 64,
         whenFull: OverflowPolicy = .suspendProducer
@@ -51,23 +51,23 @@ public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence,
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
 
-    private let storage: ShareStorage<Base>
+    @usableFromInline let storage: ShareStorage<Base>
 
-    init(_ storage: ShareStorage<Base>) {
+    @inlinable init(_ storage: ShareStorage<Base>) {
         self.storage = storage
     }
 
     /// Subscribes: the iterator gets the replay, then every element from now on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(subscription: Subscription(storage: storage))
     }
 
     /// Ties a subscriber to its iterator's lifetime: releasing the iterator unsubscribes.
-    final class Subscription {
-        let storage: ShareStorage<Base>
-        let id: UInt64
+    @usableFromInline final class Subscription {
+        @usableFromInline let storage: ShareStorage<Base>
+        @usableFromInline let id: UInt64
 
-        init(storage: ShareStorage<Base>) {
+        @inlinable init(storage: ShareStorage<Base>) {
             self.storage = storage
             id = storage.subscribe()
         }
@@ -79,21 +79,21 @@ public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence,
 
     /// One subscriber's elements; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let subscription: Subscription
+        @usableFromInline let subscription: Subscription
 
-        fileprivate init(subscription: Subscription) {
+        @inlinable init(subscription: Subscription) {
             self.subscription = subscription
         }
 
         /// The subscriber's next element; `nil` after the end, or once its task was cancelled.
         /// - Throws: The base's failure.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await subscription.storage.next(subscription.id, isolation: nil)
         }
 
         /// The subscriber's next element; `nil` after the end, or once its task was cancelled.
         /// - Throws: The base's failure.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await subscription.storage.next(subscription.id, isolation: actor)
         }
     }

@@ -5,35 +5,35 @@
 /// of any subscriber starts reading it, and the last subscriber to leave disconnects it. Each
 /// connection has a generation, so a disconnected upstream task that is still winding down
 /// can no longer deliver.
-struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
-    typealias Output = OperatorOutput<Element, Failure>
+@usableFromInline struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
+    @usableFromInline typealias Output = OperatorOutput<Element, Failure>
 
-    let replayCount: Int
+    @usableFromInline let replayCount: Int
     /// Elements a subscriber may have waiting before the overflow policy applies.
-    let capacity: Int
-    let policy: OverflowPolicy
-    private var subscribers: [UInt64: Output] = [:]
-    private var replay: [Element] = []
-    private var end: Result<Void, Failure>?
-    private var nextID: UInt64 = 0
-    private(set) var generation: UInt64 = 0
-    private(set) var isConnected = false
+    @usableFromInline let capacity: Int
+    @usableFromInline let policy: OverflowPolicy
+    @usableFromInline var subscribers: [UInt64: Output] = [:]
+    @usableFromInline var replay: [Element] = []
+    @usableFromInline var end: Result<Void, Failure>?
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var isConnected = false
     /// Whether a subscriber of the current connection has asked for an element.
-    private(set) var isStarted = false
+    @usableFromInline var isStarted = false
 
-    init(replay: Int, capacity: Int, policy: OverflowPolicy) {
+    @inlinable init(replay: Int, capacity: Int, policy: OverflowPolicy) {
         replayCount = replay
         self.capacity = policy == .latest ? 1 : capacity
         self.policy = policy
     }
 
-    var subscriberCount: Int { subscribers.count }
+    @inlinable var subscriberCount: Int { subscribers.count }
 
     /// Adds a subscriber that gets the replayed elements, then everything offered from now on
     /// (or the end, when the upstream has already ended).
     /// - Returns: The subscriber's ID, and the generation of a new connection when this
     ///   subscriber has to connect the upstream.
-    mutating func subscribe() -> (id: UInt64, connection: UInt64?) {
+    @inlinable mutating func subscribe() -> (id: UInt64, connection: UInt64?) {
         var connection: UInt64?
         if !isConnected, end == nil {
             generation += 1
@@ -56,7 +56,7 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// Removes a subscriber.
     /// - Returns: `true` when it was the last one of a connection, which is then disconnected
     ///   (and its replay buffer emptied) so the upstream can be cancelled.
-    mutating func unsubscribe(_ id: UInt64) -> Bool {
+    @inlinable mutating func unsubscribe(_ id: UInt64) -> Bool {
         guard subscribers.removeValue(forKey: id) != nil, subscribers.isEmpty, isConnected else { return false }
         isConnected = false
         replay = []
@@ -65,33 +65,33 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
     /// A subscriber asks for an element: the upstream is read from now on.
     /// - Returns: Whether this started the reading.
-    mutating func start() -> Bool {
+    @inlinable mutating func start() -> Bool {
         guard isConnected, !isStarted else { return false }
         isStarted = true
         return true
     }
 
     /// Whether `generation` is the live connection.
-    func isCurrent(_ generation: UInt64) -> Bool {
+    @inlinable func isCurrent(_ generation: UInt64) -> Bool {
         isConnected && generation == self.generation
     }
 
     /// What subscriber `id` gets next, or `nil` when it has to wait; a removed subscriber
     /// gets the end.
-    mutating func take(_ id: UInt64) -> Output.Delivery? {
+    @inlinable mutating func take(_ id: UInt64) -> Output.Delivery? {
         guard subscribers[id] != nil else { return .end(.success(())) }
         return subscribers[id]?.take()
     }
 
     /// Whether an element can be offered now: with `.suspendProducer`, only when every
     /// subscriber has room.
-    var canOffer: Bool {
+    @inlinable var canOffer: Bool {
         policy != .suspendProducer || subscribers.values.allSatisfy { $0.bufferedCount < capacity }
     }
 
     /// Hands `element` to every subscriber (applying the overflow policy to full ones) and
     /// keeps it for replay.
-    mutating func offer(_ element: Element) {
+    @inlinable mutating func offer(_ element: Element) {
         if replayCount > 0 {
             if replay.count == replayCount { replay.removeFirst() }
             replay.append(element)
@@ -115,7 +115,7 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
     /// Ends the connection: every subscriber gets the end after what it has not taken, and
     /// later subscribers get the replay and the end.
-    mutating func upstreamEnded(_ result: Result<Void, Failure>) {
+    @inlinable mutating func upstreamEnded(_ result: Result<Void, Failure>) {
         end = result
         isConnected = false
         for id in subscribers.keys {

@@ -7,22 +7,26 @@ import Synchronization
 /// subscriber leaves. The task waits on this storage only for that start and for room, and
 /// the storage resumes both whenever it disconnects; that is why those waits have no
 /// cancellation handler of their own.
-final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.Element: Sendable {
-    typealias Element = Base.Element
-    typealias Failure = Base.Failure
-    typealias Machine = ShareStateMachine<Element, Failure>
-    private typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
-    private typealias Resumptions = [(Consumer, Result<Element?, Failure>)]
+@usableFromInline final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.Element: Sendable {
+    @usableFromInline typealias Element = Base.Element
+    @usableFromInline typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = ShareStateMachine<Element, Failure>
+    @usableFromInline typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
+    @usableFromInline typealias Resumptions = [(Consumer, Result<Element?, Failure>)]
 
-    private struct State {
-        var machine: Machine
-        var waiting: [UInt64: Consumer] = [:]
-        var starter: UnsafeContinuation<Bool, Never>?
-        var producer: UnsafeContinuation<Void, Never>?
-        var task: Task<Void, Never>?
+    @usableFromInline struct State {
+        @usableFromInline var machine: Machine
+        @usableFromInline var waiting: [UInt64: Consumer] = [:]
+        @usableFromInline var starter: UnsafeContinuation<Bool, Never>?
+        @usableFromInline var producer: UnsafeContinuation<Void, Never>?
+        @usableFromInline var task: Task<Void, Never>?
+
+        @inlinable init(machine: Machine) {
+            self.machine = machine
+        }
 
         /// Hands deliveries to waiting subscribers.
-        mutating func settle() -> Resumptions {
+        @inlinable mutating func settle() -> Resumptions {
             var resumptions: Resumptions = []
             for (id, consumer) in waiting {
                 if let delivery = machine.take(id) {
@@ -34,17 +38,17 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         }
 
         /// The producer, if it waits and may go on (there is room, or it has to stop).
-        mutating func producerIfRoom() -> UnsafeContinuation<Void, Never>? {
+        @inlinable mutating func producerIfRoom() -> UnsafeContinuation<Void, Never>? {
             guard producer != nil, machine.canOffer || !machine.isConnected else { return nil }
             defer { producer = nil }
             return producer
         }
     }
 
-    private let base: Base
-    private let state: Mutex<State>
+    @usableFromInline let base: Base
+    @usableFromInline let state: Mutex<State>
 
-    init(base: Base, replay: Int, capacity: Int, policy: OverflowPolicy) {
+    @inlinable init(base: Base, replay: Int, capacity: Int, policy: OverflowPolicy) {
         self.base = base
         state = Mutex(State(machine: Machine(replay: replay, capacity: capacity, policy: policy)))
     }
@@ -52,13 +56,13 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     // MARK: Subscribers
 
     /// Adds a subscriber; the first one connects the upstream by making its iterator.
-    func subscribe() -> UInt64 {
+    @inlinable func subscribe() -> UInt64 {
         let (id, connection) = state.withLock { $0.machine.subscribe() }
         if let connection { connect(generation: connection) }
         return id
     }
 
-    func unsubscribe(_ id: UInt64) {
+    @inlinable func unsubscribe(_ id: UInt64) {
         let (consumer, producer, starter, task) = state.withLock { state in
             let consumer = state.waiting.removeValue(forKey: id)
             guard state.machine.unsubscribe(id) else {
@@ -76,7 +80,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         consumer?.resume(returning: .success(nil))
     }
 
-    func next(_ id: UInt64, isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+    @inlinable func next(_ id: UInt64, isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
         if Task.isCancelled {
             unsubscribe(id)
             return nil
@@ -106,7 +110,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
 
     // MARK: Upstream
 
-    private func connect(generation: UInt64) {
+    @inlinable func connect(generation: UInt64) {
         let iterator = base.makeAsyncIterator()
         let task = Task {
             var iterator = iterator
@@ -121,7 +125,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         if stale { task.cancel() }
     }
 
-    private func waitForStart(generation: UInt64) async -> Bool {
+    @inlinable func waitForStart(generation: UInt64) async -> Bool {
         await withUnsafeContinuation { (starter: UnsafeContinuation<Bool, Never>) in
             let answer = state.withLock { state -> Bool? in
                 guard state.machine.isCurrent(generation) else { return false }
@@ -133,7 +137,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         }
     }
 
-    private func read(_ iterator: inout Base.AsyncIterator, generation: UInt64) async {
+    @inlinable func read(_ iterator: inout Base.AsyncIterator, generation: UInt64) async {
         let end = await drain(&iterator) { element in await offer(element, generation: generation) }
         let resumptions = state.withLock { state -> Resumptions in
             guard state.machine.isCurrent(generation) else { return [] }
@@ -146,7 +150,7 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
 
     /// Offers one element, waiting while a `.suspendProducer` subscriber is full.
     /// - Returns: `false` when the connection has gone, so the upstream stops.
-    private func offer(_ element: Element, generation: UInt64) async -> Bool {
+    @inlinable func offer(_ element: Element, generation: UInt64) async -> Bool {
         while true {
             let (current, offered, resumptions) = state.withLock { state -> (Bool, Bool, Resumptions) in
                 guard state.machine.isCurrent(generation) else { return (false, false, []) }

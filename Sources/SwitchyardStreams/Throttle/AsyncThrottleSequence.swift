@@ -25,7 +25,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   - clock: The clock that measures windows; defaults to `ContinuousClock()`.
     ///   - latest: Whether a window emits its latest element (`true`) or its first (`false`).
     /// - Precondition: `interval` is not negative.
-    public func throttle<C: Clock>(
+    @inlinable public func throttle<C: Clock>(
         for interval: C.Duration,
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock(),
@@ -42,16 +42,16 @@ public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: A
 where Base.Element: Sendable {
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
-    typealias Machine = ThrottleStateMachine<Element, C.Instant>
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = ThrottleStateMachine<Element, C.Instant>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let base: Base
-    private let interval: C.Duration
-    private let tolerance: C.Duration?
-    private let clock: C
-    private let latest: Bool
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let tolerance: C.Duration?
+    @usableFromInline let clock: C
+    @usableFromInline let latest: Bool
 
-    init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, latest: Bool) {
+    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, latest: Bool) {
         self.base = base
         self.interval = interval
         self.tolerance = tolerance
@@ -61,7 +61,7 @@ where Base.Element: Sendable {
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let (tolerance, clock) = (self.tolerance, self.clock)
         let driver = Driver(machine: Machine(interval: interval, latest: latest))
         let iterator = base.makeAsyncIterator()
@@ -77,7 +77,7 @@ where Base.Element: Sendable {
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+    @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
         let end = await drain(&iterator) { element in
             let now = clock.now
             return await driver.updateThenWaitForRoom { machine, output in
@@ -95,7 +95,7 @@ where Base.Element: Sendable {
         }
     }
 
-    private static func runTimer(_ driver: Driver, clock: C, tolerance: C.Duration?) async {
+    @inlinable static func runTimer(_ driver: Driver, clock: C, tolerance: C.Duration?) async {
         while await driver.wait(until: { $0.deadline != nil }) {
             guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
             do {
@@ -113,21 +113,21 @@ where Base.Element: Sendable {
 
     /// Takes the throttled elements; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next throttled element; `nil` once the base finished or the task was cancelled.
         /// - Throws: The base's failure.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next throttled element; `nil` once the base finished or the task was cancelled.
         /// - Throws: The base's failure.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

@@ -4,22 +4,22 @@
 /// `interval`. Elements inside a window are held (the latest, or the first, of them) and
 /// emitted when the window ends, which opens the next window. A window that ends with
 /// nothing held closes quietly.
-struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Sendable {
-    let interval: Instant.Duration
+@usableFromInline struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Sendable {
+    @usableFromInline let interval: Instant.Duration
     /// Hold the latest element of a window (`true`) or the first (`false`).
-    let latest: Bool
-    private(set) var windowEnd: Instant?
-    private(set) var held: Element?
+    @usableFromInline let latest: Bool
+    @usableFromInline var windowEnd: Instant?
+    @usableFromInline var held: Element?
 
-    init(interval: Instant.Duration, latest: Bool) {
+    @inlinable init(interval: Instant.Duration, latest: Bool) {
         self.interval = interval
         self.latest = latest
     }
 
     /// When the timer has to wake: the end of a window that holds an element.
-    var deadline: Instant? { held == nil ? nil : windowEnd }
+    @inlinable var deadline: Instant? { held == nil ? nil : windowEnd }
 
-    mutating func received(_ element: Element, at now: Instant, emit: (Element) -> Void) {
+    @inlinable mutating func received(_ element: Element, at now: Instant, emit: (Element) -> Void) {
         closeWindowIfOver(at: now, emit: emit)
         if windowEnd == nil {
             emit(element)
@@ -29,12 +29,12 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Sendab
         }
     }
 
-    mutating func deadlineReached(at now: Instant, emit: (Element) -> Void) {
+    @inlinable mutating func deadlineReached(at now: Instant, emit: (Element) -> Void) {
         closeWindowIfOver(at: now, emit: emit)
     }
 
     /// The held element to deliver before finishing: nothing is lost on finish.
-    mutating func upstreamFinished() -> Element? {
+    @inlinable mutating func upstreamFinished() -> Element? {
         windowEnd = nil
         defer { held = nil }
         return held
@@ -42,7 +42,7 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Sendab
 
     /// Ends the window that is over at `now`: its held element is emitted and opens the next
     /// window; with nothing held the throttle goes idle.
-    private mutating func closeWindowIfOver(at now: Instant, emit: (Element) -> Void) {
+    @inlinable mutating func closeWindowIfOver(at now: Instant, emit: (Element) -> Void) {
         guard let end = windowEnd, now >= end else { return }
         if let element = held {
             held = nil

@@ -26,7 +26,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   - customError: Makes the failure to end with on a timeout; defaults to `nil`, which
     ///     finishes instead (as Combine's `timeout` does).
     /// - Precondition: `interval` is not negative.
-    public func timeout<C: Clock>(
+    @inlinable public func timeout<C: Clock>(
         _ interval: C.Duration,
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock(),
@@ -43,16 +43,16 @@ public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: As
 where Base.Element: Sendable {
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
-    typealias Machine = TimeoutStateMachine<C.Instant>
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = TimeoutStateMachine<C.Instant>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let base: Base
-    private let interval: C.Duration
-    private let tolerance: C.Duration?
-    private let clock: C
-    private let customError: (@Sendable () -> Failure)?
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let tolerance: C.Duration?
+    @usableFromInline let clock: C
+    @usableFromInline let customError: (@Sendable () -> Failure)?
 
-    init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, customError: (@Sendable () -> Failure)?) {
+    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, customError: (@Sendable () -> Failure)?) {
         self.base = base
         self.interval = interval
         self.tolerance = tolerance
@@ -62,7 +62,7 @@ where Base.Element: Sendable {
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read, and silence measured, from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let (tolerance, clock, customError) = (self.tolerance, self.clock, self.customError)
         let driver = Driver(machine: Machine(interval: interval))
         let iterator = base.makeAsyncIterator()
@@ -80,7 +80,7 @@ where Base.Element: Sendable {
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+    @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
         let end = await drain(&iterator) { element in
             let running = await driver.updateThenWaitForRoom { machine, output in
                 machine.upstreamAnswered()
@@ -99,7 +99,7 @@ where Base.Element: Sendable {
         }
     }
 
-    private static func runTimer(
+    @inlinable static func runTimer(
         _ driver: Driver,
         clock: C,
         tolerance: C.Duration?,
@@ -122,23 +122,23 @@ where Base.Element: Sendable {
 
     /// Takes the elements until the end or the timeout; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next element; `nil` once the base finished, timed out without a custom error,
         /// or the task was cancelled.
         /// - Throws: The base's failure, or the custom error on a timeout.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next element; `nil` once the base finished, timed out without a custom error,
         /// or the task was cancelled.
         /// - Throws: The base's failure, or the custom error on a timeout.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

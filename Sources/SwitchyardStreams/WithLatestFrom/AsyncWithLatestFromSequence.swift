@@ -18,7 +18,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```swift
     /// for await (_, form) in submitTaps.withLatestFrom(formStates) { submit(form) }
     /// ```
-    public func withLatestFrom<Other: AsyncSequence & Sendable>(
+    @inlinable public func withLatestFrom<Other: AsyncSequence & Sendable>(
         _ other: Other
     ) -> AsyncWithLatestFromSequence<Self, Other> where Other.Element: Sendable, Other.Failure == Failure {
         AsyncWithLatestFromSequence(base: self, other: other)
@@ -31,20 +31,20 @@ public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other:
 where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Failure {
     public typealias Element = (Base.Element, Other.Element)
     public typealias Failure = Base.Failure
-    typealias Machine = WithLatestFromStateMachine<Other.Element>
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = WithLatestFromStateMachine<Other.Element>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let base: Base
-    private let other: Other
+    @usableFromInline let base: Base
+    @usableFromInline let other: Other
 
-    init(base: Base, other: Other) {
+    @inlinable init(base: Base, other: Other) {
         self.base = base
         self.other = other
     }
 
     /// Makes an iterator, subscribing to both sequences at once (by making their iterators);
     /// they are read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let driver = Driver(machine: Machine())
         let otherIterator = other.makeAsyncIterator()
         driver.spawn {
@@ -61,7 +61,7 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func consumeBase(_ iterator: inout Base.AsyncIterator, into driver: Driver) async {
+    @inlinable static func consumeBase(_ iterator: inout Base.AsyncIterator, into driver: Driver) async {
         let end = await drain(&iterator) { element in
             await driver.updateThenWaitForRoom { machine, output in
                 if let latest = machine.latest { output.emit((element, latest)) }
@@ -75,7 +75,7 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
         }
     }
 
-    private static func consumeOther(_ iterator: inout Other.AsyncIterator, into driver: Driver) async {
+    @inlinable static func consumeOther(_ iterator: inout Other.AsyncIterator, into driver: Driver) async {
         let end = await drain(&iterator) { element in
             driver.update { machine, output in
                 machine.otherReceived(element)
@@ -89,21 +89,21 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
 
     /// Takes the pairs; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next pair; `nil` once the base finished or the task was cancelled.
         /// - Throws: The first failure of either sequence.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next pair; `nil` once the base finished or the task was cancelled.
         /// - Throws: The first failure of either sequence.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

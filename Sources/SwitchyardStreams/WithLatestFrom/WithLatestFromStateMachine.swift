@@ -2,10 +2,12 @@
 ///
 /// Only the primary sequence drives emissions and its end; the other sequence only refreshes
 /// the value paired with them.
-struct WithLatestFromStateMachine<Other: Sendable>: Sendable {
-    private(set) var latest: Other?
+@usableFromInline struct WithLatestFromStateMachine<Other: Sendable>: Sendable {
+    @usableFromInline var latest: Other?
 
-    mutating func otherReceived(_ element: Other) {
+    @inlinable init() {}
+
+    @inlinable mutating func otherReceived(_ element: Other) {
         latest = element
     }
 }

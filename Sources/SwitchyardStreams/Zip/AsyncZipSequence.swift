@@ -18,13 +18,13 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```swift
     /// for await (question, answer) in questions.zip(answers) { show(question, answer) }
     /// ```
-    public func zip<Other: AsyncSequence & Sendable, each More: Sendable>(
+    @inlinable public func zip<Other: AsyncSequence & Sendable, each More: Sendable>(
         _ other: Other,
         _ more: repeat any AsyncSequence<each More, Failure> & Sendable
     ) -> AsyncZipSequence<(Element, Other.Element, repeat each More), Failure>
     where Other.Element: Sendable, Other.Failure == Failure {
-        var inputs = [OperatorInput<Failure>(self), OperatorInput(other)]
-        for sequence in repeat each more { inputs.append(OperatorInput(sequence)) }
+        var inputs = [OperatorInput<any Sendable, Failure>(erasing: self), OperatorInput(erasing: other)]
+        for sequence in repeat each more { inputs.append(OperatorInput(erasing: sequence)) }
         return AsyncZipSequence(inputs: inputs) { values in
             var index = 2
             return (
@@ -42,7 +42,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// for await (question, answer) in zip(questions, answers) { show(question, answer) }
 /// ```
-public func zip<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
+@inlinable public func zip<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
     _ first: First,
     _ second: Second,
     _ more: repeat any AsyncSequence<each More, First.Failure> & Sendable
@@ -53,20 +53,20 @@ where First.Element: Sendable, Second.Element: Sendable, Second.Failure == First
 
 /// Tuples of the elements of several sequences, position by position. Made by `zip(_:_:)`.
 public struct AsyncZipSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
-    typealias Machine = ZipStateMachine<any Sendable>
-    typealias Driver = OperatorDriver<Machine, Element, Failure>
+    @usableFromInline typealias Machine = ZipStateMachine<any Sendable>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    private let inputs: [OperatorInput<Failure>]
-    private let assemble: @Sendable ([(any Sendable)?]) -> Element
+    @usableFromInline let inputs: [OperatorInput<any Sendable, Failure>]
+    @usableFromInline let assemble: @Sendable ([(any Sendable)?]) -> Element
 
-    fileprivate init(inputs: [OperatorInput<Failure>], assemble: @escaping @Sendable ([(any Sendable)?]) -> Element) {
+    @inlinable init(inputs: [OperatorInput<any Sendable, Failure>], assemble: @escaping @Sendable ([(any Sendable)?]) -> Element) {
         self.inputs = inputs
         self.assemble = assemble
     }
 
     /// Makes an iterator, subscribing to every input at once (by making its iterator); the
     /// inputs are read from the first `next` on.
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         let driver = Driver(machine: Machine(inputs: inputs.count))
         for (index, input) in inputs.enumerated() {
             Self.start(input.subscribe(), index: index, into: driver, assemble: assemble)
@@ -74,8 +74,8 @@ public struct AsyncZipSequence<Element: Sendable, Failure: Error>: AsyncSequence
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    private static func start(
-        _ run: sending @escaping OperatorInput<Failure>.Run,
+    @inlinable static func start(
+        _ run: sending @escaping OperatorInput<any Sendable, Failure>.Run,
         index: Int,
         into driver: Driver,
         assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
@@ -101,7 +101,7 @@ public struct AsyncZipSequence<Element: Sendable, Failure: Error>: AsyncSequence
         }
     }
 
-    private static func apply(
+    @inlinable static func apply(
         _ action: Machine.Action,
         to output: inout OperatorOutput<Element, Failure>,
         failure: Failure?,
@@ -124,21 +124,21 @@ public struct AsyncZipSequence<Element: Sendable, Failure: Error>: AsyncSequence
 
     /// Takes the tuples; not shareable between tasks.
     public struct Iterator: AsyncIteratorProtocol {
-        private let handle: OperatorDriverHandle<Machine, Element, Failure>
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
 
-        fileprivate init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
             self.handle = handle
         }
 
         /// The next tuple; `nil` once no further tuple is possible or the task was cancelled.
         /// - Throws: The first failure of any input.
-        public mutating func next() async throws(Failure) -> Element? {
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: nil)
         }
 
         /// The next tuple; `nil` once no further tuple is possible or the task was cancelled.
         /// - Throws: The first failure of any input.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await handle.driver.next(isolation: actor)
         }
     }

@@ -2,9 +2,9 @@
 ///
 /// A row is emitted as soon as every queue has an element. Once an input has finished and its
 /// queue is empty no further row is possible, so the whole finishes.
-struct ZipStateMachine<Value: Sendable>: Sendable {
+@usableFromInline struct ZipStateMachine<Value: Sendable>: Sendable {
     /// What the operator does after an event.
-    enum Action {
+    @usableFromInline enum Action {
         case none
         /// Emit this row (one element per input, in input order).
         case emit([Value])
@@ -15,23 +15,23 @@ struct ZipStateMachine<Value: Sendable>: Sendable {
     }
 
     /// Elements an input may have queued before it waits for the others.
-    let queueLimit: Int
-    private var queues: [OperatorRing<Value>]
-    private var finished: [Bool]
-    private var ended = false
+    @usableFromInline let queueLimit: Int
+    @usableFromInline var queues: [OperatorRing<Value>]
+    @usableFromInline var finished: [Bool]
+    @usableFromInline var ended = false
 
-    init(inputs: Int, queueLimit: Int = 64) {
+    @inlinable init(inputs: Int, queueLimit: Int = 64) {
         self.queueLimit = queueLimit
         queues = Array(repeating: OperatorRing(), count: inputs)
         finished = Array(repeating: false, count: inputs)
     }
 
     /// Whether `input` has queued as much as it may.
-    func isFull(_ input: Int) -> Bool {
+    @inlinable func isFull(_ input: Int) -> Bool {
         !ended && queues[input].count >= queueLimit
     }
 
-    mutating func received(_ value: Value, from input: Int) -> Action {
+    @inlinable mutating func received(_ value: Value, from input: Int) -> Action {
         guard !ended else { return .none }
         queues[input].append(value)
         guard queues.allSatisfy({ !$0.isEmpty }) else { return .none }
@@ -43,7 +43,7 @@ struct ZipStateMachine<Value: Sendable>: Sendable {
         return .emit(row)
     }
 
-    mutating func inputFinished(_ input: Int) -> Action {
+    @inlinable mutating func inputFinished(_ input: Int) -> Action {
         guard !ended else { return .none }
         finished[input] = true
         guard queues[input].isEmpty else { return .none }
@@ -51,7 +51,7 @@ struct ZipStateMachine<Value: Sendable>: Sendable {
         return .finish
     }
 
-    mutating func inputFailed() -> Action {
+    @inlinable mutating func inputFailed() -> Action {
         guard !ended else { return .none }
         ended = true
         return .fail

@@ -47,7 +47,9 @@ extension AsyncSequence where Element == String {
 
 /// Values decoded from a base sequence of JSON documents. Made by `decode(type:decoder:)`.
 public struct AsyncJSONDecodeSequence<Base: AsyncSequence, Value: Decodable>: AsyncSequence {
+    /// The decoded values.
     public typealias Element = Value
+    /// The base's failure wrapped, or an undecodable element.
     public typealias Failure = JSONDecodeFailure<Base.Failure>
 
     @usableFromInline let base: Base

@@ -20,7 +20,9 @@ extension AsyncSequence {
 
 /// A base sequence's events as values. Made by `materialize()`.
 public struct AsyncMaterializeSequence<Base: AsyncSequence>: AsyncSequence {
+    /// The base's elements, failure and finish as values.
     public typealias Element = StreamEvent<Base.Element, Base.Failure>
+    /// Never fails: failures arrive as values.
     public typealias Failure = Never
 
     @usableFromInline let base: Base

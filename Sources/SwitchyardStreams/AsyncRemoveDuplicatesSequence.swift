@@ -53,7 +53,9 @@ extension AsyncSequence {
 /// The elements of a base sequence without consecutive repeats. Made by `removeDuplicates()`,
 /// `removeDuplicates(by:)` with a predicate, or `removeDuplicates(by:)` with a key path.
 public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence {
+    /// The base's element type.
     public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base

@@ -21,7 +21,9 @@ extension AsyncSequence {
 
 /// A base sequence started over after failures. Made by `retry(_:)`.
 public struct AsyncRetrySequence<Base: AsyncSequence>: AsyncSequence {
+    /// The base's element type.
     public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base

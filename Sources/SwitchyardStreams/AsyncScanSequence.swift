@@ -20,7 +20,9 @@ extension AsyncSequence {
 
 /// The running results of combining a base sequence's elements. Made by `scan(_:_:)`.
 public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
+    /// The running results.
     public typealias Element = Result
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base

@@ -6,6 +6,7 @@
 /// let inner = ImmediateSequence(Array(repeating: generation, count: 100))
 /// ```
 public struct ImmediateSequence<Element: Sendable>: AsyncSequence, Sendable {
+    /// Never fails.
     public typealias Failure = Never
 
     private let elements: [Element]

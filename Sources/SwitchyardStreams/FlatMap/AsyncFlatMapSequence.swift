@@ -52,7 +52,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// at a time. Made by `flatMap(maxConcurrent:_:)`.
 public struct AsyncFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// The elements of the inner sequences.
     public typealias Element = Inner.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
     @usableFromInline typealias Machine = FlatMapStateMachine
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>

@@ -45,7 +45,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// `flatMapLatest(_:)`.
 public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// The elements of the inner sequences.
     public typealias Element = Inner.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
     @usableFromInline typealias Machine = FlatMapLatestStateMachine
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>

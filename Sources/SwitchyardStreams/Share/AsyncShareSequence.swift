@@ -48,7 +48,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// One shared iteration of a base sequence for several subscribers. Made by
 /// `share(replay:buffer:whenFull:)`; copies share the same iteration.
 public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element: Sendable {
+    /// The base's element type.
     public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
 
     @usableFromInline let storage: ShareStorage<Base>

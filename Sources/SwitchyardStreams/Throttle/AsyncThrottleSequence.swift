@@ -40,7 +40,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// `throttle(for:tolerance:clock:latest:)`.
 public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
+    /// The base's element type.
     public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
     @usableFromInline typealias Machine = ThrottleStateMachine<Element, C.Instant>
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>

@@ -41,7 +41,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// `timeout(_:tolerance:clock:customError:)`.
 public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
+    /// The base's element type.
     public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
     @usableFromInline typealias Machine = TimeoutStateMachine<C.Instant>
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>

@@ -29,7 +29,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// `withLatestFrom(_:)`.
 public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Failure {
+    /// An element of the base with the latest element of the other sequence.
     public typealias Element = (Base.Element, Other.Element)
+    /// The base's failure type, unchanged.
     public typealias Failure = Base.Failure
     @usableFromInline typealias Machine = WithLatestFromStateMachine<Other.Element>
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>

@@ -60,3 +60,13 @@
 }
 
 extension OperatorOutput: Sendable where Element: Sendable {}
+
+extension OperatorOutput.Delivery {
+    /// The delivery as `next` returns it: an element, `nil` for the end, or the failure.
+    @inlinable var result: Result<Element?, Failure> {
+        switch self {
+        case .element(let element): .success(element)
+        case .end(let end): end.map { nil }
+        }
+    }
+}

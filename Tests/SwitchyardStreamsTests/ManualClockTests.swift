@@ -1,18 +1,25 @@
+import Dispatch
 import Synchronization
 import SwitchyardTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct ManualClockTests {
-    /// Records the order in which sleepers on one actor wake; jobs on an actor run in the order
-    /// they were resumed, so the record shows the clock's resume order.
-    actor WakeOrder {
-        var woken: [Int] = []
+    /// Runs jobs one at a time in the order they are enqueued, so tasks that prefer it resume
+    /// in the order their continuations were resumed.
+    final class SerialExecutor: TaskExecutor {
+        private let queue = DispatchQueue(label: "ManualClockTests.serial")
 
-        func sleep(_ label: Int, until deadline: ManualClock.Instant, on clock: ManualClock) async throws {
-            try await clock.sleep(until: deadline)
-            woken.append(label)
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { job.runSynchronously(on: executor) }
         }
+    }
+
+    /// The labels of woken sleepers, in the order they ran.
+    final class WakeRecord: Sendable {
+        let labels = Mutex<[Int]>([])
     }
 
     /// A sleeper wakes only once time reaches its deadline.
@@ -32,14 +39,18 @@ struct ManualClockTests {
     /// Sleepers that fall due in one advance are resumed in deadline order.
     @Test func sleepersWakeInDeadlineOrder() async throws {
         let clock = ManualClock()
-        let order = WakeOrder()
+        let executor = SerialExecutor()
+        let woken = WakeRecord()
         let sleepers = [3, 1, 2].map { label in
-            Task { try await order.sleep(label, until: .init(offset: .seconds(label)), on: clock) }
+            Task(executorPreference: executor) {
+                try await clock.sleep(until: .init(offset: .seconds(label)))
+                woken.labels.withLock { $0.append(label) }
+            }
         }
         await clock.waitForSleepers(count: 3)
         clock.advance(by: .seconds(5))
         for sleeper in sleepers { try await sleeper.value }
-        #expect(await order.woken == [1, 2, 3])
+        #expect(woken.labels.withLock { $0 } == [1, 2, 3])
     }
 
     /// A deadline that has passed returns at once and registers no sleeper.

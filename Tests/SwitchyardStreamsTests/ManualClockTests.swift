@@ -48,6 +48,8 @@ struct ManualClockTests {
             }
         }
         await clock.waitForSleepers(count: 3)
+        // A job queued behind the sleepers runs once every sleeper has fully suspended.
+        await Task(executorPreference: executor) {}.value
         clock.advance(by: .seconds(5))
         for sleeper in sleepers { try await sleeper.value }
         #expect(woken.labels.withLock { $0 } == [1, 2, 3])

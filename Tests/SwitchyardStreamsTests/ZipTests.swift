@@ -67,16 +67,19 @@ struct ZipTests {
         #expect(seen == ["1atrue"])
     }
 
-    /// The typed failure of any input ends the zip.
+    /// The typed failure of any input ends the zip at once, after the tuples emitted before
+    /// it; an element still waiting for its partner is dropped.
     @Test func typedFailureSurvives() async {
         let numbers = TestSource<Int, TestFailure>()
         let letters = TestSource<String, TestFailure>()
-        numbers.send(1)
-        letters.send("a")
-        numbers.send(2)
-        letters.fail(.boom)
         let zipped: some AsyncSequence<(Int, String), TestFailure> & Sendable = zip(numbers, letters)
         let recorder = TestRecorder(zipped.map { "\($0)\($1)" })
+        numbers.send(1)
+        letters.send("a")
+        #expect(await recorder.waitForElements(count: 1) == ["1a"])
+        numbers.send(2)
+        await numbers.waitForDemand()
+        letters.fail(.boom)
         #expect(await recorder.waitForCompletion() == .failed(.boom))
         #expect(recorder.elements == ["1a"])
     }

@@ -25,6 +25,7 @@ let package = Package(
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
+        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
         .executableTarget(
             name: "switchyard",
             dependencies: [
@@ -34,7 +35,7 @@ let package = Package(
         ),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
-        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
+        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),

@@ -1,0 +1,129 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Combines this sequence with one or more others into tuples of their latest elements.
+    ///
+    /// - **Emits** a tuple each time any input produces an element, once every input has
+    ///   produced at least one; before that it emits nothing.
+    /// - **Finishes** when every input has finished, or as soon as an input finishes without
+    ///   ever producing an element (no tuple could ever be complete).
+    /// - **Fails** with the first failure of any input, after the tuples emitted before it;
+    ///   the other inputs are cancelled.
+    /// - **Buffers** the latest element of each input, and up to 64 tuples the consumer has
+    ///   not taken; an input that finds that buffer full waits for the consumer.
+    ///
+    /// Making the iterator subscribes to every input (makes its iterator); each input is then
+    /// read, from the first `next` on, by one task the operator owns and cancels when the
+    /// consumer's task is cancelled or its iterator is released. All inputs share this
+    /// sequence's failure type.
+    ///
+    /// ```swift
+    /// for await (frontal, lateral) in frontalTilt.combineLatest(lateralTilt) {
+    ///     print(frontal == .upright && lateral == .upright ? "vertical" : "not vertical")
+    /// }
+    /// ```
+    @inlinable public func combineLatest<Other: AsyncSequence & Sendable, each More: Sendable>(
+        _ other: Other,
+        _ more: repeat any AsyncSequence<each More, Failure> & Sendable
+    ) -> AsyncCombineLatestSequence<(Element, Other.Element, repeat each More), Failure>
+    where Other.Element: Sendable, Other.Failure == Failure {
+        var inputs = [OperatorInput<any Sendable, Failure>(erasing: self), OperatorInput(erasing: other)]
+        for sequence in repeat each more { inputs.append(OperatorInput(erasing: sequence)) }
+        return AsyncCombineLatestSequence(inputs: inputs) { values in
+            var index = 2
+            return (
+                unerase(values[0], as: Element.self),
+                unerase(values[1], as: Other.Element.self),
+                repeat unerase(values, &index, as: (each More).self)
+            )
+        }
+    }
+}
+
+/// Combines `first`, `second` and any `more` into tuples of their latest elements; see
+/// `AsyncSequence.combineLatest(_:_:)` for when it emits, finishes and fails.
+///
+/// ```swift
+/// for await (frontal, lateral) in combineLatest(frontalTilt, lateralTilt) { show(frontal, lateral) }
+/// ```
+@inlinable public func combineLatest<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
+    _ first: First,
+    _ second: Second,
+    _ more: repeat any AsyncSequence<each More, First.Failure> & Sendable
+) -> AsyncCombineLatestSequence<(First.Element, Second.Element, repeat each More), First.Failure>
+where First.Element: Sendable, Second.Element: Sendable, Second.Failure == First.Failure {
+    first.combineLatest(second, repeat each more)
+}
+
+/// Tuples of the latest elements of several sequences. Made by `combineLatest(_:_:)`.
+public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+    @usableFromInline typealias Machine = CombineLatestStateMachine<any Sendable>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let inputs: [OperatorInput<any Sendable, Failure>]
+    @usableFromInline let assemble: @Sendable ([(any Sendable)?]) -> Element
+
+    @inlinable init(
+        inputs: [OperatorInput<any Sendable, Failure>],
+        assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
+    ) {
+        self.inputs = inputs
+        self.assemble = assemble
+    }
+
+    /// Makes an iterator, subscribing to every input at once (by making its iterator); the
+    /// inputs are read from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let driver = Driver(machine: Machine(inputs: inputs.count))
+        for (index, input) in inputs.enumerated() {
+            Self.start(input.subscribe(), index: index, into: driver, assemble: assemble)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func start(
+        _ run: sending @escaping OperatorInput<any Sendable, Failure>.Run,
+        index: Int,
+        into driver: Driver,
+        assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
+    ) {
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            let end = await run { value in
+                await driver.updateThenWaitForRoom { machine, output in
+                    if machine.received(value, from: index) == .emit { output.emit(assemble(machine.latest)) }
+                }
+            }
+            driver.update { machine, output in
+                switch end {
+                case .success:
+                    if machine.inputFinished(index) == .finish { output.finish() }
+                case .failure(let failure):
+                    if machine.inputFailed() == .fail { output.fail(failure) }
+                }
+            }
+        }
+    }
+
+    /// Takes the combined tuples; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next tuple; `nil` once the inputs finished or the task was cancelled.
+        /// - Throws: The first failure of any input.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next tuple; `nil` once the inputs finished or the task was cancelled.
+        /// - Throws: The first failure of any input.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncCombineLatestSequence.Iterator: Sendable {}

@@ -1,0 +1,139 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Emits an element only after `interval` has passed without a newer one (trailing edge).
+    ///
+    /// - **Emits** the latest element once `interval` has passed on `clock` since it arrived
+    ///   with no newer element; each newer element restarts the wait.
+    /// - **Finishes** when this sequence finishes, after emitting the element still waiting
+    ///   (nothing is lost on finish).
+    /// - **Fails** at once with this sequence's failure, even when no `next` is waiting (it is
+    ///   kept for the next call); the element still waiting is dropped.
+    /// - **Buffers** the one waiting element, and up to 64 emitted elements the consumer has
+    ///   not taken.
+    ///
+    /// Making the iterator subscribes to this sequence. The operator owns two tasks, running
+    /// from the first `next`: one reads this sequence (it never waits for the consumer, so
+    /// time keeps being measured), one sleeps on `clock` until the current deadline. Both are
+    /// cancelled when the consumer's task is cancelled or its iterator is released.
+    ///
+    /// ```swift
+    /// for await query in keystrokes.debounce(for: .milliseconds(250)) { search(query) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The quiet time after an element before it is emitted; not negative.
+    ///   - tolerance: Passed to `clock.sleep(until:tolerance:)`; defaults to `nil` (the
+    ///     clock's own default).
+    ///   - clock: The clock that measures the interval; defaults to `ContinuousClock()`. Tests
+    ///     pass a `ManualClock`.
+    /// - Precondition: `interval` is not negative.
+    @inlinable public func debounce<C: Clock>(
+        for interval: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock()
+    ) -> AsyncDebounceSequence<Self, C> {
+        precondition(interval >= .zero, "debounce(for:) needs an interval >= 0, got \(interval)")
+        return AsyncDebounceSequence(base: self, interval: interval, tolerance: tolerance, clock: clock)
+    }
+}
+
+/// The elements of a base sequence that were followed by a quiet interval. Made by
+/// `debounce(for:tolerance:clock:)`.
+public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+    /// The base's element type.
+    public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
+    public typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = DebounceStateMachine<Element, C.Instant>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let tolerance: C.Duration?
+    @usableFromInline let clock: C
+
+    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C) {
+        self.base = base
+        self.interval = interval
+        self.tolerance = tolerance
+        self.clock = clock
+    }
+
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read, and time measured, from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let (tolerance, clock) = (self.tolerance, self.clock)
+        let driver = Driver(machine: Machine(interval: interval))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consume(&iterator, into: driver, clock: clock)
+        }
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            await Self.runTimer(driver, clock: clock, tolerance: tolerance)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+        let end = await drain(&iterator) { element in
+            let now = clock.now
+            return driver.update { machine, output in
+                machine.received(element, at: now)
+                return !output.isEnded
+            }
+        }
+        driver.update { machine, output in
+            switch end {
+            case .success:
+                if let pending = machine.upstreamFinished() { output.emit(pending) }
+                output.finish()
+            case .failure(let failure):
+                machine.upstreamFailed()
+                output.fail(failure)
+            }
+        }
+    }
+
+    @inlinable static func runTimer(_ driver: Driver, clock: C, tolerance: C.Duration?) async {
+        while await driver.wait(until: { $0.deadline != nil }) {
+            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
+            do {
+                try await clock.sleep(until: deadline, tolerance: tolerance)
+            } catch {
+                return
+            }
+            let now = clock.now
+            let running = await driver.updateThenWaitForRoom { machine, output in
+                if let element = machine.deadlineReached(at: now) { output.emit(element) }
+            }
+            guard running else { return }
+        }
+    }
+
+    /// Takes the debounced elements; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next debounced element; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The base's failure.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next debounced element; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The base's failure.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncDebounceSequence.Iterator: Sendable {}

@@ -1,0 +1,147 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Maps each element to an inner sequence and emits the elements of up to
+    /// `maxConcurrent` inner sequences at a time, interleaved as they arrive.
+    ///
+    /// - **Emits** each element of every inner sequence as soon as it arrives; the elements of
+    ///   one inner sequence keep their order. With `maxConcurrent: 1` the inner sequences run
+    ///   one after another (`concatMap`).
+    /// - **Finishes** when this sequence and every inner sequence have finished.
+    /// - **Fails** with the first failure of this sequence or of any inner sequence;
+    ///   everything else is cancelled.
+    /// - **Buffers** up to 64 elements the consumer has not taken (inner sequences wait while
+    ///   it is full). This sequence is read only while fewer than `maxConcurrent` inner
+    ///   sequences run, so it is held back rather than buffered.
+    ///
+    /// Making the iterator subscribes to this sequence. The operator owns a task that reads it
+    /// from the first `next` on, and one task per running inner sequence; all are cancelled when the consumer's task is cancelled or its iterator is
+    /// released.
+    ///
+    /// ```swift
+    /// let pages = pageURLs.flatMap(maxConcurrent: 4) { url in download(url) }
+    /// ```
+    ///
+    /// - Precondition: `maxConcurrent` is at least 1.
+    @inlinable public func flatMap<Inner: AsyncSequence & Sendable>(
+        maxConcurrent: Int,
+        _ transform: @escaping @Sendable (Element) -> Inner
+    ) -> AsyncFlatMapSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
+        precondition(maxConcurrent >= 1, "flatMap(maxConcurrent:) needs at least 1, got \(maxConcurrent)")
+        return AsyncFlatMapSequence(base: self, maxConcurrent: maxConcurrent, transform: transform)
+    }
+
+    /// Maps each element to an asynchronous call, running up to `maxConcurrent` calls at a
+    /// time, and emits their results as they complete. The same as `flatMap(maxConcurrent:_:)`
+    /// with inner sequences of one element.
+    ///
+    /// ```swift
+    /// let welcomes = loads.flatMap(maxConcurrent: 1) { _ in await api.welcomeText() }
+    /// ```
+    ///
+    /// - Precondition: `maxConcurrent` is at least 1.
+    @inlinable public func flatMap<Value: Sendable>(
+        maxConcurrent: Int,
+        _ transform: @escaping @Sendable (Element) async throws(Failure) -> Value
+    ) -> some AsyncSequence<Value, Failure> & Sendable {
+        flatMap(maxConcurrent: maxConcurrent) { element in
+            AsyncOperationSequence { () async throws(Failure) -> Value in try await transform(element) }
+        }
+    }
+}
+
+/// The elements of the inner sequences made from a base sequence's elements, a bounded number
+/// at a time. Made by `flatMap(maxConcurrent:_:)`.
+public struct AsyncFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// The elements of the inner sequences.
+    public typealias Element = Inner.Element
+    /// The base's failure type, unchanged.
+    public typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = FlatMapStateMachine
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let base: Base
+    @usableFromInline let maxConcurrent: Int
+    @usableFromInline let transform: @Sendable (Base.Element) -> Inner
+
+    @inlinable init(base: Base, maxConcurrent: Int, transform: @escaping @Sendable (Base.Element) -> Inner) {
+        self.base = base
+        self.maxConcurrent = maxConcurrent
+        self.transform = transform
+    }
+
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let transform = self.transform
+        let driver = Driver(machine: Machine(maxConcurrent: maxConcurrent))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeOuter(&iterator, transform: transform, into: driver)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func consumeOuter(
+        _ iterator: inout Base.AsyncIterator,
+        transform: @Sendable (Base.Element) -> Inner,
+        into driver: Driver
+    ) async {
+        let end = await drain(&iterator) { element in
+            let inner = transform(element)
+            driver.update { machine, _ in machine.innerStarted() }
+            guard driver.spawn({ await consumeInner(inner, into: driver) }) != nil else { return false }
+            return await driver.wait { $0.mayStartInner }
+        }
+        driver.update { machine, output in
+            switch end {
+            case .success:
+                if machine.outerFinished(failed: false) == .finish { output.finish() }
+            case .failure(let failure):
+                if machine.outerFinished(failed: true) == .fail { output.fail(failure) }
+            }
+        }
+    }
+
+    @inlinable static func consumeInner(_ inner: Inner, into driver: Driver) async {
+        var iterator = inner.makeAsyncIterator()
+        let end = await drain(&iterator) { element in
+            await driver.updateThenWaitForRoom { _, output in output.emit(element) }
+        }
+        driver.update { machine, output in
+            switch end {
+            case .success:
+                if machine.innerFinished() == .finish { output.finish() }
+            case .failure(let failure):
+                if machine.innerFailed() == .fail { output.fail(failure) }
+            }
+        }
+    }
+
+    /// Takes the elements of the inner sequences; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next element of any inner sequence; `nil` once everything finished or the task
+        /// was cancelled.
+        /// - Throws: The first failure of the base or of an inner sequence.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next element of any inner sequence; `nil` once everything finished or the task
+        /// was cancelled.
+        /// - Throws: The first failure of the base or of an inner sequence.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncFlatMapSequence.Iterator: Sendable {}

@@ -1,0 +1,148 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Maps each element to an inner sequence and emits the elements of the latest one only,
+    /// cancelling the one it replaces (`switchToLatest`).
+    ///
+    /// - **Emits** the elements of the inner sequence made from the latest outer element.
+    ///   When a new outer element arrives, the previous inner sequence is cancelled, and
+    ///   nothing it produces afterwards is emitted, even before its cancellation took effect.
+    /// - **Finishes** when this sequence and the current inner sequence have both finished.
+    /// - **Fails** with the failure of this sequence or of the current inner sequence (a
+    ///   replaced inner sequence's failure is ignored); everything else is cancelled.
+    /// - **Buffers** up to 64 elements the consumer has not taken; the current inner sequence
+    ///   waits while that buffer is full. This sequence is read as fast as it produces.
+    ///
+    /// Making the iterator subscribes to this sequence. The operator owns a task that reads it
+    /// from the first `next` on and, per outer element, one task that iterates its inner
+    /// sequence; all are cancelled when the consumer's task is
+    /// cancelled or its iterator is released.
+    ///
+    /// ```swift
+    /// for await results in queries.flatMapLatest { query in searchResults(for: query) } {
+    ///     show(results)
+    /// }
+    /// ```
+    @inlinable public func flatMapLatest<Inner: AsyncSequence & Sendable>(
+        _ transform: @escaping @Sendable (Element) -> Inner
+    ) -> AsyncFlatMapLatestSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
+        AsyncFlatMapLatestSequence(base: self, transform: transform)
+    }
+
+    /// Maps each element to an asynchronous call and emits the result of the latest call only,
+    /// cancelling the call it replaces. The same as `flatMapLatest(_:)` with an inner sequence
+    /// of one element.
+    ///
+    /// ```swift
+    /// let rates = reloads.flatMapLatest { _ in await service.fetchRates() }
+    /// ```
+    @inlinable public func flatMapLatest<Value: Sendable>(
+        _ transform: @escaping @Sendable (Element) async throws(Failure) -> Value
+    ) -> some AsyncSequence<Value, Failure> & Sendable {
+        flatMapLatest { element in AsyncOperationSequence { () async throws(Failure) -> Value in try await transform(element) } }
+    }
+}
+
+/// The elements of the inner sequence made from a base sequence's latest element. Made by
+/// `flatMapLatest(_:)`.
+public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// The elements of the inner sequences.
+    public typealias Element = Inner.Element
+    /// The base's failure type, unchanged.
+    public typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = FlatMapLatestStateMachine
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let base: Base
+    @usableFromInline let transform: @Sendable (Base.Element) -> Inner
+
+    @inlinable init(base: Base, transform: @escaping @Sendable (Base.Element) -> Inner) {
+        self.base = base
+        self.transform = transform
+    }
+
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let transform = self.transform
+        let driver = Driver(machine: Machine())
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeOuter(&iterator, transform: transform, into: driver)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func consumeOuter(
+        _ iterator: inout Base.AsyncIterator,
+        transform: @Sendable (Base.Element) -> Inner,
+        into driver: Driver
+    ) async {
+        let end = await drain(&iterator) { element in
+            let inner = transform(element)
+            let (generation, replaced) = driver.update { machine, _ in machine.outerReceived() }
+            if let replaced { driver.cancelTask(replaced) }
+            guard let task = driver.spawn({ await consumeInner(inner, generation: generation, into: driver) }) else {
+                return false
+            }
+            if !driver.update({ machine, _ in machine.innerStarted(task: task, generation: generation) }) {
+                driver.cancelTask(task)
+            }
+            return true
+        }
+        driver.update { machine, output in
+            switch end {
+            case .success:
+                if machine.outerFinished(failed: false) == .finish { output.finish() }
+            case .failure(let failure):
+                if machine.outerFinished(failed: true) == .fail { output.fail(failure) }
+            }
+        }
+    }
+
+    @inlinable static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {
+        var iterator = inner.makeAsyncIterator()
+        let end = await drain(&iterator) { element in
+            await driver.offerThenWaitForRoom { machine, output in
+                guard machine.isCurrent(generation) else { return false }
+                output.emit(element)
+                return true
+            }
+        }
+        driver.update { machine, output in
+            switch end {
+            case .success:
+                if machine.innerFinished(generation: generation) == .finish { output.finish() }
+            case .failure(let failure):
+                if machine.innerFailed(generation: generation) == .fail { output.fail(failure) }
+            }
+        }
+    }
+
+    /// Takes the elements of the latest inner sequence; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next element of the latest inner sequence; `nil` once the base and the current
+        /// inner sequence finished, or the task was cancelled.
+        /// - Throws: The failure of the base or of the current inner sequence.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next element of the latest inner sequence; `nil` once the base and the current
+        /// inner sequence finished, or the task was cancelled.
+        /// - Throws: The failure of the base or of the current inner sequence.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncFlatMapLatestSequence.Iterator: Sendable {}

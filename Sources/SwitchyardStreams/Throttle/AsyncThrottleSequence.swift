@@ -1,0 +1,139 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Emits at most one element per `interval`: the first at once, then one per window.
+    ///
+    /// - **Emits** an element that arrives while no window is open at once, opening a window
+    ///   of `interval`. Elements arriving inside the window are held — the latest of them when
+    ///   `latest` is `true`, the first when `false` — and the held element is emitted when the
+    ///   window ends (driven by `clock`, not by the next element), opening the next window.
+    /// - **Finishes** when this sequence finishes, after emitting a held element.
+    /// - **Fails** at once with this sequence's failure; a held element is dropped.
+    /// - **Buffers** the one held element, and up to 64 emitted elements the consumer has not
+    ///   taken.
+    ///
+    /// Making the iterator subscribes to this sequence. The operator owns two tasks, running
+    /// from the first `next`: one reads this sequence, one sleeps on `clock` until the window
+    /// that holds an element ends. Both are cancelled when the consumer's task is cancelled or
+    /// its iterator is released.
+    ///
+    /// ```swift
+    /// for await position in positions.throttle(for: .seconds(1), latest: true) { upload(position) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The length of a window; not negative.
+    ///   - tolerance: Passed to `clock.sleep(until:tolerance:)`; defaults to `nil`.
+    ///   - clock: The clock that measures windows; defaults to `ContinuousClock()`.
+    ///   - latest: Whether a window emits its latest element (`true`) or its first (`false`).
+    /// - Precondition: `interval` is not negative.
+    @inlinable public func throttle<C: Clock>(
+        for interval: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        latest: Bool
+    ) -> AsyncThrottleSequence<Self, C> {
+        precondition(interval >= .zero, "throttle(for:) needs an interval >= 0, got \(interval)")
+        return AsyncThrottleSequence(base: self, interval: interval, tolerance: tolerance, clock: clock, latest: latest)
+    }
+}
+
+/// At most one element of a base sequence per interval. Made by
+/// `throttle(for:tolerance:clock:latest:)`.
+public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+    /// The base's element type.
+    public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
+    public typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = ThrottleStateMachine<Element, C.Instant>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let tolerance: C.Duration?
+    @usableFromInline let clock: C
+    @usableFromInline let latest: Bool
+
+    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, latest: Bool) {
+        self.base = base
+        self.interval = interval
+        self.tolerance = tolerance
+        self.clock = clock
+        self.latest = latest
+    }
+
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let (tolerance, clock) = (self.tolerance, self.clock)
+        let driver = Driver(machine: Machine(interval: interval, latest: latest))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            await Self.consume(&iterator, into: driver, clock: clock)
+        }
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            await Self.runTimer(driver, clock: clock, tolerance: tolerance)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+        let end = await drain(&iterator) { element in
+            let now = clock.now
+            return await driver.updateThenWaitForRoom { machine, output in
+                machine.received(element, at: now) { output.emit($0) }
+            }
+        }
+        driver.update { machine, output in
+            switch end {
+            case .success:
+                if let held = machine.upstreamFinished() { output.emit(held) }
+                output.finish()
+            case .failure(let failure):
+                output.fail(failure)
+            }
+        }
+    }
+
+    @inlinable static func runTimer(_ driver: Driver, clock: C, tolerance: C.Duration?) async {
+        while await driver.wait(until: { $0.deadline != nil }) {
+            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
+            do {
+                try await clock.sleep(until: deadline, tolerance: tolerance)
+            } catch {
+                return
+            }
+            let now = clock.now
+            let running = await driver.updateThenWaitForRoom { machine, output in
+                machine.deadlineReached(at: now) { output.emit($0) }
+            }
+            guard running else { return }
+        }
+    }
+
+    /// Takes the throttled elements; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next throttled element; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The base's failure.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next throttled element; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The base's failure.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncThrottleSequence.Iterator: Sendable {}

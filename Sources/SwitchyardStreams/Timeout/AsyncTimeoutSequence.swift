@@ -1,0 +1,150 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Ends the sequence when this sequence stays silent for longer than `interval`.
+    ///
+    /// - **Emits** this sequence's elements unchanged.
+    /// - **Finishes** when this sequence finishes, or when it has produced nothing for
+    ///   `interval` (measured on `clock` from the first `next`, and again from each element)
+    ///   and `customError` is `nil`.
+    /// - **Fails** with this sequence's failure, or with `customError()` when it times out;
+    ///   this sequence is then cancelled.
+    /// - **Buffers** up to 64 elements the consumer has not taken; time spent waiting for a
+    ///   slow consumer does not count as silence.
+    ///
+    /// Making the iterator subscribes to this sequence. The operator owns two tasks, running
+    /// from the first `next`: one reads this sequence, one sleeps on `clock` until the current
+    /// deadline. Both are cancelled when the consumer's task is cancelled or its iterator is
+    /// released.
+    ///
+    /// ```swift
+    /// let replies = socketReplies.timeout(.seconds(5), customError: { .noReply })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The longest silence allowed; not negative.
+    ///   - tolerance: Passed to `clock.sleep(until:tolerance:)`; defaults to `nil`.
+    ///   - clock: The clock that measures silence; defaults to `ContinuousClock()`.
+    ///   - customError: Makes the failure to end with on a timeout; defaults to `nil`, which
+    ///     finishes instead (as Combine's `timeout` does).
+    /// - Precondition: `interval` is not negative.
+    @inlinable public func timeout<C: Clock>(
+        _ interval: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        customError: (@Sendable () -> Failure)? = nil
+    ) -> AsyncTimeoutSequence<Self, C> {
+        precondition(interval >= .zero, "timeout(_:) needs an interval >= 0, got \(interval)")
+        return AsyncTimeoutSequence(base: self, interval: interval, tolerance: tolerance, clock: clock, customError: customError)
+    }
+}
+
+/// A base sequence that ends after too long a silence. Made by
+/// `timeout(_:tolerance:clock:customError:)`.
+public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+    /// The base's element type.
+    public typealias Element = Base.Element
+    /// The base's failure type, unchanged.
+    public typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = TimeoutStateMachine<C.Instant>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let tolerance: C.Duration?
+    @usableFromInline let clock: C
+    @usableFromInline let customError: (@Sendable () -> Failure)?
+
+    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, customError: (@Sendable () -> Failure)?) {
+        self.base = base
+        self.interval = interval
+        self.tolerance = tolerance
+        self.clock = clock
+        self.customError = customError
+    }
+
+    /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
+    /// is read, and silence measured, from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let (tolerance, clock, customError) = (self.tolerance, self.clock, self.customError)
+        let driver = Driver(machine: Machine(interval: interval))
+        let iterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = iterator
+            guard await driver.waitForStart() else { return }
+            let now = clock.now
+            driver.update { machine, _ in machine.waitingForUpstream(since: now) }
+            await Self.consume(&iterator, into: driver, clock: clock)
+        }
+        driver.spawn {
+            guard await driver.waitForStart() else { return }
+            await Self.runTimer(driver, clock: clock, tolerance: tolerance, customError: customError)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
+        let end = await drain(&iterator) { element in
+            let running = await driver.updateThenWaitForRoom { machine, output in
+                machine.upstreamAnswered()
+                output.emit(element)
+            }
+            let now = clock.now
+            driver.update { machine, _ in machine.waitingForUpstream(since: now) }
+            return running
+        }
+        driver.update { machine, output in
+            machine.upstreamAnswered()
+            switch end {
+            case .success: output.finish()
+            case .failure(let failure): output.fail(failure)
+            }
+        }
+    }
+
+    @inlinable static func runTimer(
+        _ driver: Driver,
+        clock: C,
+        tolerance: C.Duration?,
+        customError: (@Sendable () -> Failure)?
+    ) async {
+        while await driver.wait(until: { $0.deadline != nil }) {
+            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
+            do {
+                try await clock.sleep(until: deadline, tolerance: tolerance)
+            } catch {
+                return
+            }
+            let now = clock.now
+            driver.update { machine, output in
+                guard machine.deadlineReached(at: now) else { return }
+                if let customError { output.fail(customError()) } else { output.finish() }
+            }
+        }
+    }
+
+    /// Takes the elements until the end or the timeout; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next element; `nil` once the base finished, timed out without a custom error,
+        /// or the task was cancelled.
+        /// - Throws: The base's failure, or the custom error on a timeout.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next element; `nil` once the base finished, timed out without a custom error,
+        /// or the task was cancelled.
+        /// - Throws: The base's failure, or the custom error on a timeout.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncTimeoutSequence.Iterator: Sendable {}

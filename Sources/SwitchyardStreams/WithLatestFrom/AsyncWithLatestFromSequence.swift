@@ -1,0 +1,115 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+    /// Pairs each element of this sequence with the latest element of `other`.
+    ///
+    /// - **Emits** `(element, latestOfOther)` for each element of this sequence once `other`
+    ///   has produced an element; elements of this sequence that arrive before that are
+    ///   dropped. Elements of `other` alone emit nothing.
+    /// - **Finishes** when this sequence finishes (`other` is then cancelled); `other`
+    ///   finishing only freezes the value it pairs.
+    /// - **Fails** with the first failure of either sequence; the other one is cancelled.
+    /// - **Buffers** the latest element of `other`, and up to 64 pairs the consumer has not
+    ///   taken.
+    ///
+    /// Making the iterator subscribes to both sequences; each is then read, from the first
+    /// `next` on, by one task the operator owns and cancels when the consumer's task is
+    /// cancelled or its iterator is released. The two tasks run concurrently, so "latest" means the latest the operator had received when the
+    /// element of this sequence arrived.
+    ///
+    /// ```swift
+    /// for await (_, form) in submitTaps.withLatestFrom(formStates) { submit(form) }
+    /// ```
+    @inlinable public func withLatestFrom<Other: AsyncSequence & Sendable>(
+        _ other: Other
+    ) -> AsyncWithLatestFromSequence<Self, Other> where Other.Element: Sendable, Other.Failure == Failure {
+        AsyncWithLatestFromSequence(base: self, other: other)
+    }
+}
+
+/// The elements of a base sequence paired with the latest element of another. Made by
+/// `withLatestFrom(_:)`.
+public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Failure {
+    /// An element of the base with the latest element of the other sequence.
+    public typealias Element = (Base.Element, Other.Element)
+    /// The base's failure type, unchanged.
+    public typealias Failure = Base.Failure
+    @usableFromInline typealias Machine = WithLatestFromStateMachine<Other.Element>
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
+
+    @usableFromInline let base: Base
+    @usableFromInline let other: Other
+
+    @inlinable init(base: Base, other: Other) {
+        self.base = base
+        self.other = other
+    }
+
+    /// Makes an iterator, subscribing to both sequences at once (by making their iterators);
+    /// they are read from the first `next` on.
+    @inlinable public func makeAsyncIterator() -> Iterator {
+        let driver = Driver(machine: Machine())
+        let otherIterator = other.makeAsyncIterator()
+        driver.spawn {
+            var iterator = otherIterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeOther(&iterator, into: driver)
+        }
+        let baseIterator = base.makeAsyncIterator()
+        driver.spawn {
+            var iterator = baseIterator
+            guard await driver.waitForStart() else { return }
+            await Self.consumeBase(&iterator, into: driver)
+        }
+        return Iterator(handle: OperatorDriverHandle(driver))
+    }
+
+    @inlinable static func consumeBase(_ iterator: inout Base.AsyncIterator, into driver: Driver) async {
+        let end = await drain(&iterator) { element in
+            await driver.updateThenWaitForRoom { machine, output in
+                if let latest = machine.latest { output.emit((element, latest)) }
+            }
+        }
+        driver.update { _, output in
+            switch end {
+            case .success: output.finish()
+            case .failure(let failure): output.fail(failure)
+            }
+        }
+    }
+
+    @inlinable static func consumeOther(_ iterator: inout Other.AsyncIterator, into driver: Driver) async {
+        let end = await drain(&iterator) { element in
+            driver.update { machine, output in
+                machine.otherReceived(element)
+                return !output.isEnded
+            }
+        }
+        if case .failure(let failure) = end {
+            driver.update { _, output in output.fail(failure) }
+        }
+    }
+
+    /// Takes the pairs; not shareable between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
+
+        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
+            self.handle = handle
+        }
+
+        /// The next pair; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The first failure of either sequence.
+        @inlinable public mutating func next() async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: nil)
+        }
+
+        /// The next pair; `nil` once the base finished or the task was cancelled.
+        /// - Throws: The first failure of either sequence.
+        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+            try await handle.driver.next(isolation: actor)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AsyncWithLatestFromSequence.Iterator: Sendable {}

@@ -1,0 +1,61 @@
+/// The pure state of `zip`: a queue of not yet paired elements per input.
+///
+/// A row is emitted as soon as every queue has an element. Once an input has finished and its
+/// queue is empty no further row is possible, so the whole finishes.
+@usableFromInline struct ZipStateMachine<Value: Sendable>: Sendable {
+    /// What the operator does after an event.
+    @usableFromInline enum Action {
+        case none
+        /// Emit this row (one element per input, in input order).
+        case emit([Value])
+        /// Emit this row, then finish: it was the last possible one.
+        case emitThenFinish([Value])
+        case finish
+        case fail
+    }
+
+    /// Elements an input may have queued before it waits for the others.
+    @usableFromInline let queueLimit: Int
+    @usableFromInline var queues: [OperatorRing<Value>]
+    @usableFromInline var finished: [Bool]
+    @usableFromInline var ended = false
+
+    @inlinable init(inputs: Int, queueLimit: Int = 64) {
+        self.queueLimit = queueLimit
+        queues = Array(repeating: OperatorRing(), count: inputs)
+        finished = Array(repeating: false, count: inputs)
+    }
+
+    /// Whether `input` has queued as much as it may.
+    @inlinable func isFull(_ input: Int) -> Bool {
+        !ended && queues[input].count >= queueLimit
+    }
+
+    @inlinable mutating func received(_ value: Value, from input: Int) -> Action {
+        guard !ended else { return .none }
+        queues[input].append(value)
+        guard queues.allSatisfy({ !$0.isEmpty }) else { return .none }
+        let row = queues.indices.compactMap { queues[$0].popFirst() }
+        if queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) {
+            ended = true
+            return .emitThenFinish(row)
+        }
+        return .emit(row)
+    }
+
+    @inlinable mutating func inputFinished(_ input: Int) -> Action {
+        guard !ended else { return .none }
+        finished[input] = true
+        guard queues[input].isEmpty else { return .none }
+        ended = true
+        return .finish
+    }
+
+    @inlinable mutating func inputFailed() -> Action {
+        guard !ended else { return .none }
+        ended = true
+        return .fail
+    }
+}
+
+extension ZipStateMachine.Action: Equatable where Value: Equatable {}

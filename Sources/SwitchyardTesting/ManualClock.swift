@@ -1,0 +1,105 @@
+import Synchronization
+
+/// A clock whose time moves only when a test advances it, so time-based operators are tested
+/// deterministically and without sleeping.
+///
+/// Copies share one timeline. A sleeper registers with ``sleep(until:tolerance:)`` and wakes when
+/// ``advance(by:)`` or ``advance(to:)`` reaches its deadline; sleepers that fall due together
+/// are resumed in deadline order (ties in the order they began sleeping). A deadline that has
+/// already passed returns at once without registering. A cancelled sleeper is removed and
+/// throws `CancellationError`.
+///
+/// Resumed tasks then run concurrently. When one timer's effects must be observed before the
+/// next one fires, advance one deadline at a time (`clock.advance(to: clock.nextDeadline!)`), and
+/// use ``waitForSleepers(count:)`` to know that the code under test has gone back to sleep:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let ticks = source.debounce(for: .milliseconds(250), clock: clock)
+/// source.send(1)
+/// await clock.waitForSleepers(count: 1)
+/// clock.advance(by: .milliseconds(250))
+/// ```
+public struct ManualClock: Clock {
+    /// A point on a manual clock's timeline: the time advanced since the clock was created.
+    public struct Instant: InstantProtocol, CustomStringConvertible {
+        /// The time between the clock's creation and this instant.
+        public var offset: Duration
+
+        /// Creates the instant `offset` after the clock's creation (`.zero` is the start).
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// The instant `duration` later (earlier for a negative duration).
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The duration from this instant to `other`.
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        /// Whether `lhs` comes before `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+
+        /// The offset from the clock's start, such as `+0.25 seconds`.
+        public var description: String { "+\(offset)" }
+    }
+
+    private let timeline: ManualTimeline
+
+    /// Creates a clock whose time starts at `Instant(offset: .zero)` and stays there until advanced.
+    public init() {
+        timeline = ManualTimeline()
+    }
+
+    /// The current instant; it changes only through ``advance(by:)`` and ``advance(to:)``.
+    public var now: Instant { timeline.now }
+
+    /// Always `.zero`: a manual clock can be advanced by any amount.
+    public var minimumResolution: Duration { .zero }
+
+    /// The number of tasks currently sleeping on this clock.
+    public var sleeperCount: Int { timeline.sleeperCount }
+
+    /// The earliest deadline of a current sleeper, or `nil` when nobody sleeps.
+    public var nextDeadline: Instant? { timeline.nextDeadline }
+
+    /// Suspends until the clock is advanced to `deadline`; returns at once when it has passed.
+    ///
+    /// `tolerance` is ignored: a manual clock wakes sleepers exactly at their deadline.
+    /// - Throws: `CancellationError` when the sleeping task is cancelled (the sleeper is removed).
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await timeline.sleep(until: deadline)
+    }
+
+    /// Moves time forward by `duration` and wakes every sleeper that falls due, in deadline order.
+    ///
+    /// - Precondition: `duration` is not negative; a manual clock never moves backwards.
+    public func advance(by duration: Duration) {
+        precondition(duration >= .zero, "ManualClock.advance(by:) needs a duration >= 0, got \(duration)")
+        timeline.advance { $0.advanced(by: duration) }
+    }
+
+    /// Moves time forward to `instant` and wakes every sleeper that falls due, in deadline order.
+    ///
+    /// - Precondition: `instant` is not before ``now``; a manual clock never moves backwards.
+    public func advance(to instant: Instant) {
+        timeline.advance { now in
+            precondition(instant >= now, "ManualClock.advance(to: \(instant)) is before now (\(now))")
+            return instant
+        }
+    }
+
+    /// Suspends until exactly `count` tasks sleep on this clock, so a test advances time only
+    /// after the code under test has registered its timers.
+    ///
+    /// Returns early, with any count, when the waiting task is cancelled.
+    public func waitForSleepers(count: Int) async {
+        await timeline.waitForSleepers(count: count)
+    }
+}

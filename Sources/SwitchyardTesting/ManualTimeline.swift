@@ -1,0 +1,117 @@
+import Synchronization
+
+/// The shared time and sleepers behind copies of one ``ManualClock``.
+final class ManualTimeline: Sendable {
+    private struct Sleeper {
+        var deadline: ManualClock.Instant
+        var continuation: UnsafeContinuation<Void, any Error>
+    }
+
+    private struct CountWaiter {
+        var count: Int
+        var continuation: UnsafeContinuation<Void, Never>
+    }
+
+    private struct State {
+        var now = ManualClock.Instant(offset: .zero)
+        var nextID: UInt64 = 0
+        var sleepers: [UInt64: Sleeper] = [:]
+        /// Waits that have an ID but have not registered yet, and whether their task was
+        /// cancelled in that window.
+        var unregistered: [UInt64: Bool] = [:]
+        var countWaiters: [UInt64: CountWaiter] = [:]
+
+        mutating func makeID() -> UInt64 {
+            nextID += 1
+            unregistered[nextID] = false
+            return nextID
+        }
+
+        /// Marks `id` registered and returns whether its task was cancelled before that.
+        mutating func register(_ id: UInt64) -> Bool {
+            unregistered.removeValue(forKey: id) ?? false
+        }
+
+        /// Remembers a cancellation that arrived before `id` registered.
+        mutating func cancelEarly(_ id: UInt64) {
+            if unregistered[id] != nil { unregistered[id] = true }
+        }
+
+        /// Removes and returns the count waiters whose count is now met.
+        mutating func satisfiedCountWaiters() -> [UnsafeContinuation<Void, Never>] {
+            let met = countWaiters.filter { $0.value.count == sleepers.count }
+            for id in met.keys { countWaiters[id] = nil }
+            return met.map(\.value.continuation)
+        }
+    }
+
+    private let state = Mutex(State())
+
+    var now: ManualClock.Instant { state.withLock { $0.now } }
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    var nextDeadline: ManualClock.Instant? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+
+    func sleep(until deadline: ManualClock.Instant) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { $0.makeID() }
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                let (outcome, waiters) = state.withLock { state -> (Result<Void, any Error>?, [UnsafeContinuation<Void, Never>]) in
+                    if state.register(id) { return (.failure(CancellationError()), []) }
+                    if deadline <= state.now { return (.success(()), []) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return (nil, state.satisfiedCountWaiters())
+                }
+                if let outcome { continuation.resume(with: outcome) }
+                for waiter in waiters { waiter.resume() }
+            }
+        } onCancel: {
+            let (sleeper, waiters) = state.withLock { state -> (Sleeper?, [UnsafeContinuation<Void, Never>]) in
+                guard let sleeper = state.sleepers.removeValue(forKey: id) else {
+                    state.cancelEarly(id)
+                    return (nil, [])
+                }
+                return (sleeper, state.satisfiedCountWaiters())
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    func advance(_ target: (ManualClock.Instant) -> ManualClock.Instant) {
+        let (due, waiters) = state.withLock { state -> ([Sleeper], [UnsafeContinuation<Void, Never>]) in
+            state.now = target(state.now)
+            let now = state.now
+            let dueIDs = state.sleepers.filter { $0.value.deadline <= now }
+                .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+                .map(\.key)
+            let due = dueIDs.compactMap { state.sleepers.removeValue(forKey: $0) }
+            return (due, due.isEmpty ? [] : state.satisfiedCountWaiters())
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func waitForSleepers(count: Int) async {
+        let id = state.withLock { $0.makeID() }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.register(id) || state.sleepers.count == count { return true }
+                    state.countWaiters[id] = CountWaiter(count: count, continuation: continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CountWaiter? in
+                guard let waiter = state.countWaiters.removeValue(forKey: id) else {
+                    state.cancelEarly(id)
+                    return nil
+                }
+                return waiter
+            }
+            waiter?.continuation.resume()
+        }
+    }
+}

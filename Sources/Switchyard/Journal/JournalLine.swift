@@ -6,6 +6,12 @@ enum JournalLine {
     /// Appends `action` as one line, byte for byte what `action.json.serialized()` and a
     /// newline would give, without building the intermediate object.
     static func append(_ action: BusAction, to output: inout [UInt8]) {
+        appendObject(action, to: &output)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `action` as `action.json.serialized()` would, without a newline.
+    static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
         output.append(contentsOf: #"{"cause":"#.utf8)
         if let cause = action.cause {
             output.append(contentsOf: String(Int64(clamping: cause)).utf8)
@@ -22,7 +28,7 @@ enum JournalLine {
         output.append(contentsOf: Timestamp.iso8601(action.time).utf8)
         output.append(contentsOf: #"","type":"#.utf8)
         JSONWriter.writeString(action.type, into: &output)
-        output.append(contentsOf: "}\n".utf8)
+        output.append(UInt8(ascii: "}"))
     }
 
     /// Reads one line (without its newline) back into an action; every field the writer

@@ -81,7 +81,8 @@ public final actor Bus {
     /// - Parameters:
     ///   - configuration: The plugin set.
     ///   - registry: The plugin kinds that may be named.
-    ///   - services: What to keep in the data directory. Default: journal and control socket.
+    ///   - services: What to keep in the data directory; `BusServices()` is the journal and
+    ///     the control socket.
     ///   - clock: The clock plugins, restart backoff and journal flushes run on. Default:
     ///     `ContinuousClock()`.
     ///   - log: Where log lines go. Default: stderr.
@@ -91,7 +92,7 @@ public final actor Bus {
     public init(
         configuration: BusConfiguration,
         registry: PluginRegistry,
-        services: BusServices = BusServices(),
+        services: BusServices,
         clock: any Clock<Duration> = ContinuousClock(),
         log: LogSink = LogSink()
     ) throws {

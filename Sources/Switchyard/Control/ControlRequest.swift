@@ -105,7 +105,9 @@ public enum ControlRequest: Sendable, Hashable {
             }
         }
         do {
-            return try BusAction(json: value, defaultSource: "control")
+            // The bus stamps id and time; whatever the client sent for them is ignored.
+            let parsed = try BusAction(json: value, defaultSource: "control")
+            return BusAction(type: parsed.type, payload: parsed.payload, source: parsed.source, cause: parsed.cause)
         } catch {
             throw .invalidAction(error.description)
         }

@@ -13,8 +13,9 @@ final class ControlConnection {
     private(set) var hungUp = false
     /// A send failed: replies are discarded from now on.
     private(set) var outputBroken = false
-    /// The watcher's stream ended or it was dropped: close once the outbox is sent.
-    var closeWhenFlushed = false
+    /// The watcher's stream ended or it was dropped: close once the outbox is sent, or at
+    /// this time if the client does not read it.
+    var closeDeadline: ContinuousClock.Instant?
     /// The task streaming to a watching connection.
     var watcher: Task<Void, Never>?
 
@@ -73,7 +74,8 @@ final class ControlConnection {
     /// Whether the connection has nothing left to do and can close.
     var isDone: Bool {
         if session.isWatching {
-            return hungUp || outputBroken || (closeWhenFlushed && outbox.pendingCount == 0)
+            guard let closeDeadline else { return hungUp || outputBroken }
+            return hungUp || outputBroken || outbox.pendingCount == 0 || ContinuousClock.now >= closeDeadline
         }
         return session.isFinished && (outputBroken || outbox.pendingCount == 0)
     }

@@ -3,6 +3,9 @@ import Glibc
 /// The body of the control server's I/O thread: one `poll` loop over the listening socket,
 /// the wake-up socket and every connection.
 final class ControlIOLoop {
+    /// How long a watcher whose stream ended may take to read what is queued for it.
+    static let closeGrace: Duration = .seconds(1)
+
     private let server: ControlServer
     private var connections: [ControlConnection] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -28,7 +31,8 @@ final class ControlIOLoop {
                 let interest = connection.interest
                 descriptors.append(pollfd(fd: interest == nil ? -1 : connection.descriptor, events: interest ?? 0, revents: 0))
             }
-            let timeout: Int32 = deadline == nil ? -1 : 10
+            let closing = connections.contains { $0.closeDeadline != nil }
+            let timeout: Int32 = deadline == nil && !closing ? -1 : 10
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { break }
             if descriptors[0].revents != 0 { server.clearWake() }
             for (connection, descriptor) in zip(connections, descriptors.dropFirst(2)) where descriptor.revents != 0 {
@@ -72,9 +76,11 @@ final class ControlIOLoop {
             if let reason = events.dropped {
                 server.count { $0.watchersDropped += 1 }
                 server.log.write(.warning, "control: dropped a watcher: \(reason)")
-                connection.closeWhenFlushed = true
             }
-            if events.finished { connection.closeWhenFlushed = true }
+            // A dropped watcher gets a moment to read its last line; it is closed either way.
+            if events.dropped != nil || events.finished, connection.closeDeadline == nil {
+                connection.closeDeadline = ContinuousClock.now.advanced(by: Self.closeGrace)
+            }
         }
         while !stopping, connection.outbox.pendingCount < ControlLimits.replyHighWater,
               let step = connection.session.nextStep() {
@@ -125,10 +131,11 @@ final class ControlIOLoop {
 
     private func close(_ connection: ControlConnection) {
         connection.flush()
-        connection.close()
+        // Counted before the socket closes, so a client that sees the end sees the count too.
         server.count { statistics in
             statistics.clients -= 1
             if connection.session.isWatching { statistics.watchers -= 1 }
         }
+        connection.close()
     }
 }

@@ -13,7 +13,7 @@ final class ControlOutbox: Sendable {
         var completions = 0
         /// Whether the producer is done and the connection may close once flushed.
         var finished = false
-        /// Why the connection was dropped, if it was.
+        /// Why the connection was dropped, if it was since the last collection.
         var dropped: String?
     }
 
@@ -30,6 +30,7 @@ final class ControlOutbox: Sendable {
         var midLine = false
         var events = Events()
         var hasEvents = false
+        var dropped = false
         var closed = false
     }
 
@@ -48,7 +49,7 @@ final class ControlOutbox: Sendable {
     /// Queues one whole line, unless that would pass ``capacity`` or the outbox is closed.
     func append(_ line: [UInt8]) -> AppendResult {
         state.withLock { state in
-            guard !state.closed, state.events.dropped == nil else { return .closed }
+            guard !state.closed, !state.dropped else { return .closed }
             let pending = state.bytes.count - state.head
             guard pending == 0 || pending + line.count <= capacity else { return .overCapacity }
             state.bytes.append(contentsOf: line)
@@ -77,7 +78,7 @@ final class ControlOutbox: Sendable {
     /// error reply, takes their place. Returns `false` when it was dropped or closed before.
     func drop(reason: String, line: [UInt8]) -> Bool {
         state.withLock { state in
-            guard state.events.dropped == nil, !state.closed else { return false }
+            guard !state.dropped, !state.closed else { return false }
             // Keep the rest of a line already partly sent, so the stream stays line-framed.
             var keep = state.head
             if state.midLine {
@@ -86,6 +87,7 @@ final class ControlOutbox: Sendable {
             state.bytes.removeSubrange(keep...)
             state.bytes.append(contentsOf: line)
             state.events.dropped = reason
+            state.dropped = true
             state.hasEvents = true
             return true
         }
@@ -97,6 +99,7 @@ final class ControlOutbox: Sendable {
             guard state.hasEvents else { return nil }
             let events = state.events
             state.events.completions = 0
+            state.events.dropped = nil
             state.hasEvents = false
             return events
         }

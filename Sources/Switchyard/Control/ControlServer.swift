@@ -64,11 +64,13 @@ final class ControlServer: Sendable {
         _ = Glibc.send(wakeWrite, &byte, 1, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
     }
 
-    /// Called by the I/O thread before it looks at outboxes, so a later wake-up is not lost.
+    /// Called by the I/O thread before it looks at outboxes. The bytes are drained before the
+    /// flag is cleared: the other order could swallow the byte of a wake-up that came in
+    /// between and leave the flag set with nothing to read, losing every later wake-up.
     func clearWake() {
-        wakePending.store(false, ordering: .sequentiallyConsistent)
         var sink = [UInt8](repeating: 0, count: 64)
         while recv(wakeRead, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
+        wakePending.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Stops taking connections and requests, lets in-flight replies and watcher streams

@@ -11,7 +11,16 @@ enum Output {
     }
 
     private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
+        write(Array(text.utf8), to: descriptor)
+    }
+
+    /// Writes bytes to stdout as they are: for output built up in large pieces.
+    static func out(bytes: [UInt8]) {
+        write(bytes, to: 1)
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        var bytes = bytes
         bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {

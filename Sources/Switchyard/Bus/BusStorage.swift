@@ -42,7 +42,7 @@ final class BusStorage: Sendable {
             firstSequence = restored.lastSequence + 1
             if restored.lastSequence > 0 {
                 let snapshot = restored.snapshotSequence.map { "snapshot \($0) + " } ?? ""
-                log.write(.info, "journal: restored through sequence \(restored.lastSequence) (\(snapshot)\(restored.replayed) replayed) from \(opened.layout.directory) in \(clock.now - started)")
+                log.write(.info, "journal: restored through sequence \(restored.lastSequence) (\(snapshot)\(restored.replayed) replayed) from \(opened.layout.directory) in \(Int((clock.now - started).seconds * 1000)) ms")
             }
         }
         let storage = BusStorage(dataDirectory: settings.dataDirectory, services: services, journal: journal, lock: lock)

@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A bus process started from a configuration in a temporary directory, with its data
+/// directory `data` beside it.
+struct RunningBus {
+    let directory: TemporaryDirectory
+    let configPath: String
+    let process: SwitchyardProcess
+
+    var socketPath: String { directory.url.appendingPathComponent("data/control.sock").path }
+    var dataPath: String { directory.url.appendingPathComponent("data").path }
+
+    /// Writes `config.json` (a `bus` object and a `plugins` array) and starts the bus on it.
+    static func start(bus: String = #"{"name": "e2e"}"#, plugins: String = "[]", in directory: TemporaryDirectory? = nil) async throws -> RunningBus {
+        let directory = try directory ?? TemporaryDirectory()
+        var busObject = try JSONSerialization.jsonObject(with: Data(bus.utf8)) as? [String: Any] ?? [:]
+        busObject["dataDirectory"] = "data"
+        let busText = String(decoding: try JSONSerialization.data(withJSONObject: busObject), as: UTF8.self)
+        let path = try directory.write("config.json", #"{"bus": \#(busText), "plugins": \#(plugins)}"#)
+        let process = try SwitchyardProcess(["run", path], directory: directory.url)
+        let bus = RunningBus(directory: directory, configPath: path, process: process)
+        guard await process.wait(until: { $0.stderr.contains("ready:") }) else {
+            throw ControlE2EFailure(description: "the bus did not become ready; stderr:\n\(process.stderr)")
+        }
+        return bus
+    }
+
+    /// Starts the bus again on the same directory and configuration.
+    func restart() async throws -> RunningBus {
+        let process = try SwitchyardProcess(["run", configPath], directory: directory.url)
+        guard await process.wait(until: { $0.stderr.contains("ready:") }) else {
+            throw ControlE2EFailure(description: "the bus did not become ready again; stderr:\n\(process.stderr)")
+        }
+        return RunningBus(directory: directory, configPath: configPath, process: process)
+    }
+
+    /// Runs `switchyard ARGUMENTS --config CONFIG` in the bus's directory.
+    func client(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let client = try SwitchyardProcess(arguments + ["--config", configPath], directory: directory.url)
+        let status = await client.exitStatus()
+        return (status, client.stdout, client.stderr)
+    }
+
+    func connect() async throws -> LineClient {
+        let path = socketPath
+        return try await onThread { try LineClient(path: path) }
+    }
+
+    /// Waits until the bus counts `count` watching connections; `false` after 20 seconds.
+    func waitForWatchers(_ count: Int) async throws -> Bool {
+        let client = try await connect()
+        for _ in 0..<400 {
+            let stats = object(try await onThread { try client.request(#"{"op":"stats"}"#) })
+            let control = (stats["stats"] as? [String: Any])?["control"] as? [String: Any]
+            if (control?["watchers"] as? Int ?? 0) >= count { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Stops the bus with SIGTERM and returns its exit status.
+    func stop() async -> Int32 {
+        process.signal(SIGTERM)
+        return await process.exitStatus()
+    }
+
+    /// The bus's resident memory in KiB, from /proc.
+    var residentKiB: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+struct ControlE2EFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A blocking line client of the control socket, written independently of the library so the
+/// protocol is checked from outside. Use it from threads (see ``onThread(_:)``).
+final class LineClient: Sendable {
+    let descriptor: Int32
+    private let pending = Mutex([UInt8]())
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw ControlE2EFailure(description: "cannot connect to \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Writes all of `bytes`; `false` when the bus closed the connection.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    @discardableResult
+    func write(_ text: String) -> Bool {
+        write(Array(text.utf8))
+    }
+
+    /// The next line; `nil` at the end of the stream or after `timeout`.
+    func readLine(timeout: Duration = .seconds(30)) -> String? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var chunk = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let line: String? = pending.withLock { pending in
+                guard let newline = pending.firstIndex(of: 10) else { return nil }
+                defer { pending.removeSubrange(...newline) }
+                return String(decoding: pending[..<newline], as: UTF8.self)
+            }
+            if let line { return line }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return nil }
+            var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&interest, 1, Int32(remaining.components.seconds * 1000) + 50) > 0 else { continue }
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            pending.withLock { $0.append(contentsOf: chunk[..<count]) }
+        }
+    }
+
+    /// Sends one request line and returns the reply line.
+    func request(_ line: String) throws -> String {
+        guard write(line + "\n"), let reply = readLine() else { throw ControlE2EFailure(description: "no reply to \(line)") }
+        return reply
+    }
+}
+
+/// Runs blocking work on a thread of its own.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// A JSON line as an object; empty when it is not one.
+func object(_ line: String) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+}
+
+/// The integer after `"key":` in a compact JSON line, without parsing the whole line.
+func integer(after key: String, in line: Substring) -> Int? {
+    guard let range = line.range(of: "\"\(key)\":") else { return nil }
+    var value = 0
+    var found = false
+    for character in line[range.upperBound...] {
+        guard let digit = character.wholeNumberValue else { break }
+        value = value * 10 + digit
+        found = true
+    }
+    return found ? value : nil
+}
+
+/// The lines of the journal, as `switchyard journal show` prints them, parsed.
+func journalActions(_ bus: RunningBus) async throws -> [[String: Any]] {
+    let shown = try await bus.client(["journal", "show"])
+    guard shown.status == 0 else { throw ControlE2EFailure(description: "journal show failed: \(shown.stderr)") }
+    return try shown.stdout.split(separator: "\n").map { line in
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+    }
+}

@@ -16,17 +16,22 @@ let package = Package(
         .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
         .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
         .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin"]),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NetworkFetchPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
         ),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
+        .testTarget(
+            name: "NetworkFetchPluginTests", dependencies: ["NetworkFetchPlugin"], path: "Tests/NetworkFetchPluginTests",
+            exclude: ["Support/scripted_server.py"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Switchyard
 
 /// Writes whole lines to a file descriptor off the cooperative thread pool.
 ///
@@ -57,9 +58,7 @@ final class LineWriter: Sendable {
         }
         guard admitted else { return false }
         queue.async { [self] in
-            var bytes = Array(line.utf8)
-            bytes.append(10)
-            Self.writeAll(bytes, to: self.descriptor)
+            DescriptorWriter.writeLine(line, to: self.descriptor)
             self.counts.withLock { $0.pending -= 1 }
         }
         return true
@@ -71,20 +70,6 @@ final class LineWriter: Sendable {
             queue.async { [descriptor, ownsDescriptor] in
                 if ownsDescriptor { close(descriptor) }
                 continuation.resume()
-            }
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
             }
         }
     }

@@ -1,5 +1,6 @@
 import ExecPlugin
 import LoggerPlugin
+import NetworkFetchPlugin
 import Switchyard
 import TimerPlugin
 
@@ -9,6 +10,7 @@ enum BuiltInPlugins {
         var registry = PluginRegistry()
         registry.register(ExecPlugin.self)
         registry.register(LoggerPlugin.self)
+        registry.register(NetworkFetchPlugin.self)
         registry.register(TimerPlugin.self)
         return registry
     }

@@ -65,11 +65,12 @@ enum ClientCommand {
             while let line = try client.receive(timeout: nil) {
                 try ControlClient.check(line)
                 guard let object = line["action"] else { continue }
-                if options.json {
-                    Output.out(object.serialized())
-                } else if let action = try? BusAction(json: object, defaultSource: "") {
-                    Output.out(LogFormat.text.line(for: action))
+                var text = object.serialized()
+                if !options.json, let action = try? BusAction(json: object, defaultSource: "") {
+                    text = LogFormat.text.line(for: action)
                 }
+                // Whoever read the output is gone (`switchyard tail | head`): done.
+                guard Output.out(text) else { return .success }
             }
             Output.error("switchyard: the bus closed the connection")
             return .success

@@ -8,6 +8,9 @@ var handledSignals = sigset_t()
 sigemptyset(&handledSignals)
 for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handledSignals, signal) }
 pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
+// A reader that goes away (a closed pipe, a control client that disconnects) must give EPIPE
+// to the writer, not kill the bus.
+signal(SIGPIPE, SIG_IGN)
 
 let signals = SignalListener(signals: [SIGTERM, SIGINT, SIGHUP])
 // A synchronous main that parks on a semaphore keeps the main thread's mask blocked; an async

@@ -83,7 +83,8 @@ struct ControlE2EFailure: Error, CustomStringConvertible {
 /// protocol is checked from outside. Use it from threads (see ``onThread(_:)``).
 final class LineClient: Sendable {
     let descriptor: Int32
-    private let pending = Mutex([UInt8]())
+    /// Bytes read and not yet handed out, from `start` on.
+    private let pending = Mutex((bytes: [UInt8](), start: 0))
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -125,13 +126,18 @@ final class LineClient: Sendable {
 
     /// The next line; `nil` at the end of the stream or after `timeout`.
     func readLine(timeout: Duration = .seconds(30)) -> String? {
+        readLineBytes(timeout: timeout).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The next line's bytes; `nil` at the end of the stream or after `timeout`.
+    func readLineBytes(timeout: Duration = .seconds(30)) -> ArraySlice<UInt8>? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var chunk = [UInt8](repeating: 0, count: 256 << 10)
         while true {
-            let line: String? = pending.withLock { pending in
-                guard let newline = pending.firstIndex(of: 10) else { return nil }
-                defer { pending.removeSubrange(...newline) }
-                return String(decoding: pending[..<newline], as: UTF8.self)
+            let line: ArraySlice<UInt8>? = pending.withLock { pending in
+                guard let newline = pending.bytes[pending.start...].firstIndex(of: 10) else { return nil }
+                defer { pending.start = newline + 1 }
+                return pending.bytes[pending.start..<newline]
             }
             if let line { return line }
             let remaining = ContinuousClock.now.duration(to: deadline)
@@ -140,7 +146,11 @@ final class LineClient: Sendable {
             guard poll(&interest, 1, Int32(remaining.components.seconds * 1000) + 50) > 0 else { continue }
             let count = recv(descriptor, &chunk, chunk.count, 0)
             guard count > 0 else { return nil }
-            pending.withLock { $0.append(contentsOf: chunk[..<count]) }
+            pending.withLock { pending in
+                pending.bytes.removeSubrange(..<pending.start)
+                pending.start = 0
+                pending.bytes.append(contentsOf: chunk[..<count])
+            }
         }
     }
 
@@ -166,16 +176,24 @@ func object(_ line: String) -> [String: Any] {
 }
 
 /// The integer after `"key":` in a compact JSON line, without parsing the whole line.
-func integer(after key: String, in line: Substring) -> Int? {
-    guard let range = line.range(of: "\"\(key)\":") else { return nil }
-    var value = 0
-    var found = false
-    for character in line[range.upperBound...] {
-        guard let digit = character.wholeNumberValue else { break }
-        value = value * 10 + digit
-        found = true
+func integer(after key: String, in line: ArraySlice<UInt8>) -> Int? {
+    let needle = Array("\"\(key)\":".utf8)
+    var index = line.startIndex
+    while index + needle.count <= line.endIndex {
+        if line[index] == needle[0], line[index..<index + needle.count].elementsEqual(needle) {
+            var value = 0
+            var position = index + needle.count
+            var found = false
+            while position < line.endIndex, (48...57).contains(line[position]) {
+                value = value * 10 + Int(line[position] - 48)
+                position += 1
+                found = true
+            }
+            return found ? value : nil
+        }
+        index += 1
     }
-    return found ? value : nil
+    return nil
 }
 
 /// The lines of the journal, as `switchyard journal show` prints them, parsed.
@@ -184,5 +202,18 @@ func journalActions(_ bus: RunningBus) async throws -> [[String: Any]] {
     guard shown.status == 0 else { throw ControlE2EFailure(description: "journal show failed: \(shown.stderr)") }
     return try shown.stdout.split(separator: "\n").map { line in
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+    }
+}
+
+/// A value shared between threads and tasks.
+final class Locked<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
+        value.withLock { body(&$0) }
     }
 }

@@ -28,18 +28,7 @@ public final class LogSink: Sendable {
     /// A sink writing `switchyard: LEVEL: message` lines to stderr, from `minimumLevel` (default
     /// `info`) up.
     public convenience init(minimumLevel: Level = .info) {
-        self.init(minimumLevel: minimumLevel) { line in
-            var bytes = Array(line.utf8)
-            bytes.append(10)
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written <= 0 { if errno == EINTR { continue } else { return } }
-                    offset += written
-                }
-            }
-        }
+        self.init(minimumLevel: minimumLevel) { line in DescriptorWriter.writeLine(line, to: 2) }
     }
 
     /// A sink handing each line (without its newline) to `output`, from `minimumLevel` up.

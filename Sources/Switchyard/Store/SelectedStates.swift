@@ -1,7 +1,7 @@
 import SwitchyardStreams
 
 /// A selected part of a store's state: the current value first, then each change, with
-/// repeats dropped. Returned by ``Store/states(of:)-4rc1p``.
+/// repeats dropped. Returned by ``Store/states(of:)``.
 public struct SelectedStates<State: Sendable, Value: Equatable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
     public typealias Failure = Never

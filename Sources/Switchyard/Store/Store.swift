@@ -7,7 +7,7 @@ import SwitchyardStreams
 /// took the action; ``dispatch(_:)`` waits for room and returns once the action is reduced.
 /// Actions sent while another is being handled — by a middleware or a subscriber — are queued
 /// behind it, never nested. Observe with ``states`` (current value first, then changes,
-/// coalesced for slow consumers), ``states(of:)-4rc1p`` (a selection without repeats) or
+/// coalesced for slow consumers), ``states(of:)`` (a selection without repeats) or
 /// ``actions`` (every reduced action, in order).
 ///
 /// ```swift

@@ -1,0 +1,287 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Faults against the real executable: kill -9, a failing plugin, heavy concurrent load,
+/// hostile input, and a watcher that never reads.
+@Suite(.serialized)
+struct FaultTests {
+    /// `kill -9` while clients dispatch: after a restart, every acknowledged action is in the
+    /// journal with the id it was acknowledged with, and the sequence continues after them.
+    @Test func killDuringDispatchLosesNothingAcknowledged() async throws {
+        let bus = try await RunningBus.start(
+            bus: #"{"name": "fault", "journal": {"fsync": "always", "snapshotEvery": 300}}"#,
+            plugins: #"[{"name": "clock", "kind": "timer", "interval": 0.01}]"#
+        )
+        let clients = 4
+        let acknowledged = Locked([[(n: Int, id: Int)]](repeating: [], count: clients))
+        let dispatchers = try await (0..<clients).asyncMap { client in
+            let connection = try await bus.connect()
+            return Task {
+                try await onThread {
+                    for n in 0... {
+                        guard connection.write(#"{"op":"dispatch","action":{"type":"load/n","payload":{"c":\#(client),"n":\#(n)}}}"# + "\n"),
+                              let reply = connection.readLineBytes(timeout: .seconds(10)),
+                              let id = integer(after: "id", in: reply)
+                        else { return }
+                        acknowledged.withLock { $0[client].append((n, id)) }
+                    }
+                }
+            }
+        }
+        let enough = await bus.process.wait { _ in acknowledged.withLock { $0.reduce(0) { $0 + $1.count } } >= 1200 }
+        #expect(enough)
+        bus.process.signal(SIGKILL)
+        #expect(await bus.process.exitStatus() == 128 + SIGKILL)
+        for dispatcher in dispatchers { try await dispatcher.value }
+        let acked = acknowledged.withLock { $0 }
+        let lastAcknowledged = acked.flatMap { $0.map(\.id) }.max() ?? 0
+
+        let restarted = try await bus.restart()
+        #expect(restarted.process.stderr.contains("journal: restored through sequence"))
+        let after = try await restarted.client(["send", "after/restart"])
+        let newID = try #require(integer(after: "id", in: ArraySlice(after.stdout.utf8)))
+        #expect(newID > lastAcknowledged)
+        #expect(await restarted.stop() == 0)
+
+        let verify = try await restarted.client(["journal", "verify"])
+        #expect(verify.status == 0)
+        var journaled: [String: Int] = [:]
+        for action in try await journalActions(restarted) where action["type"] as? String == "load/n" {
+            guard let payload = action["payload"] as? [String: Any], let c = payload["c"] as? Int, let n = payload["n"] as? Int,
+                  let id = action["id"] as? Int else { continue }
+            journaled["\(c)/\(n)"] = id
+        }
+        for (client, actions) in acked.enumerated() {
+            #expect(!actions.isEmpty)
+            for (n, id) in actions {
+                #expect(journaled["\(client)/\(n)"] == id, "client \(client) action \(n) acknowledged as \(id)")
+            }
+        }
+    }
+
+    /// A plugin that fails again and again is restarted with growing backoff, `bus/plugin-failed`
+    /// shows in `tail`, and the other plugins keep working.
+    @Test func failingPluginRestartsWithBackoff() async throws {
+        let bus = try await RunningBus.start(plugins: """
+            [{"name": "crasher", "kind": "exec", "command": "/bin/sh", "args": ["-c", "exit 3"],
+              "restart": {"policy": "always", "initialBackoff": 0.05, "maxBackoff": 0.4, "maxRestarts": 1000, "window": 60}},
+             {"name": "clock", "kind": "timer", "interval": 0.05}]
+            """)
+        let tail = try SwitchyardProcess(["tail", "bus/*", "--json", "--config", bus.configPath], directory: bus.directory.url)
+        let failures = { tail.stdout.components(separatedBy: "\"bus/plugin-failed\"").count - 1 }
+        #expect(await tail.wait(timeout: .seconds(30)) { _ in failures() >= 3 })
+        tail.signal(SIGTERM)
+        #expect(await tail.exitStatus() == 0)
+        let lines = tail.stdout.split(separator: "\n").map { object(String($0)) }
+        let failed = lines.filter { $0["type"] as? String == "bus/plugin-failed" }.compactMap { $0["payload"] as? [String: Any] }
+        #expect(failed.allSatisfy { $0["plugin"] as? String == "crasher" && ($0["error"] as? String ?? "").contains("3") })
+        let delays = failed.compactMap { $0["restartIn"] as? Double }
+        #expect(delays.count == failed.count)
+        #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(delays.allSatisfy { $0 <= 0.4 })
+
+        let first = try await bus.client(["stats", "--json"])
+        let clockBefore = clockEmitted(first.stdout)
+        #expect(await bus.process.wait { _ in true })
+        var later = first
+        for _ in 0..<100 where clockEmitted(later.stdout) <= clockBefore {
+            try await Task.sleep(for: .milliseconds(50))
+            later = try await bus.client(["stats", "--json"])
+        }
+        let plugins = (object(later.stdout)["plugins"] as? [[String: Any]]) ?? []
+        let crasher = plugins.first { $0["name"] as? String == "crasher" }
+        let clock = plugins.first { $0["name"] as? String == "clock" }
+        #expect((crasher?["failures"] as? Int ?? 0) >= 3)
+        #expect((crasher?["restarts"] as? Int ?? 0) >= 2)
+        #expect(clock?["status"] as? String == "running")
+        #expect(clock?["failures"] as? Int == 0)
+        #expect(clockEmitted(later.stdout) > clockBefore)
+        #expect(await bus.stop() == 0)
+    }
+
+    private func clockEmitted(_ stats: String) -> Int {
+        let plugins = (object(stats)["plugins"] as? [[String: Any]]) ?? []
+        return plugins.first { $0["name"] as? String == "clock" }?["emitted"] as? Int ?? 0
+    }
+
+    /// Fifty clients dispatching ten thousand actions each: every acknowledged action reaches
+    /// a watcher, with its acknowledged id, in order per client.
+    @Test(.timeLimit(.minutes(3))) func fiftyClientsTenThousandActionsEach() async throws {
+        let bus = try await RunningBus.start(bus: #"{"name": "load", "inboxCapacity": 16384}"#)
+        let clients = 50
+        let perClient = 10_000
+        let window = 64
+        let watcher = try await bus.connect()
+        let watching = try await onThread { try watcher.request(#"{"op":"watch","actions":"load/*"}"#) }
+        #expect(object(watching)["ok"] as? Bool == true)
+        let watched = Task {
+            try await onThread {
+                var ids = [[Int]](repeating: [], count: clients)
+                var outOfOrder = 0
+                var total = 0
+                while total < clients * perClient, let line = watcher.readLineBytes(timeout: .seconds(60)) {
+                    guard let id = integer(after: "id", in: line), let c = integer(after: "c", in: line),
+                          let n = integer(after: "n", in: line), c < clients else { continue }
+                    if n != ids[c].count { outOfOrder += 1 }
+                    ids[c].append(id)
+                    total += 1
+                }
+                return (ids, outOfOrder)
+            }
+        }
+        let dispatchers = try await (0..<clients).asyncMap { client in
+            let connection = try await bus.connect()
+            return Task {
+                try await onThread {
+                    var ids: [Int] = []
+                    ids.reserveCapacity(perClient)
+                    var sent = 0
+                    while ids.count < perClient {
+                        var batch: [UInt8] = []
+                        while sent < perClient, sent - ids.count < window {
+                            batch.append(contentsOf: #"{"op":"dispatch","action":{"type":"load/n","payload":{"c":\#(client),"n":\#(sent)}}}"#.utf8)
+                            batch.append(10)
+                            sent += 1
+                        }
+                        if !batch.isEmpty, !connection.write(batch) { break }
+                        guard let reply = connection.readLineBytes(timeout: .seconds(60)), let id = integer(after: "id", in: reply) else { break }
+                        ids.append(id)
+                    }
+                    return ids
+                }
+            }
+        }
+        var acknowledged: [[Int]] = []
+        for dispatcher in dispatchers { acknowledged.append(try await dispatcher.value) }
+        let (seen, outOfOrder) = try await watched.value
+        #expect(outOfOrder == 0)
+        for client in 0..<clients {
+            #expect(acknowledged[client].count == perClient, "client \(client) got \(acknowledged[client].count) replies")
+            #expect(zip(acknowledged[client], acknowledged[client].dropFirst()).allSatisfy { $0 < $1 })
+            #expect(seen[client] == acknowledged[client], "client \(client): the watcher saw other ids than were acknowledged")
+        }
+        let stats = object(try await onThread { try watcher.request(#"{"op":"stats"}"#) })
+        #expect(stats["ok"] as? Bool == false)
+        #expect(await bus.stop() == 0)
+    }
+
+    /// A flood of malformed and oversized lines gets error replies, keeps the bus answering,
+    /// and leaves its memory where it was after the first round.
+    @Test func floodOfBadLinesKeepsTheBusHealthy() async throws {
+        let bus = try await RunningBus.start()
+        func round() async throws -> [String: Int] {
+            try await (0..<4).asyncMap { flooder in
+                let connection = try await bus.connect()
+                return Task {
+                    try await onThread {
+                        let oversized = [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 19) + [10]
+                        var seeded = SeededBytes(seed: UInt64(flooder + 1))
+                        let garbage = (0..<10).map { _ in seeded.line(length: 200) }
+                        // Written from a thread of its own while this one reads the replies, so
+                        // neither side waits for the other.
+                        let writer = Thread {
+                            for index in 0..<3000 {
+                                switch index % 300 {
+                                case 0: connection.write(oversized)
+                                case 1: connection.write(garbage[index / 300])
+                                default: connection.write("{\"op\":\"dispatch\",\"action\":{\"type\":\n")
+                                }
+                            }
+                            connection.write(#"{"op":"state"}"# + "\n")
+                        }
+                        writer.start()
+                        var codes: [String: Int] = [:]
+                        while let line = connection.readLine(timeout: .seconds(30)) {
+                            let reply = object(line)
+                            if reply["ok"] as? Bool == true { return codes }
+                            let code = (reply["error"] as? [String: Any])?["code"] as? String ?? "unparsed"
+                            codes[code, default: 0] += 1
+                        }
+                        return codes
+                    }
+                }
+            }.asyncReduce()
+        }
+        let first = try await round()
+        #expect(first == ["line-too-long": 40, "malformed-json": 4 * 3000 - 40])
+        let afterFirst = bus.residentKiB
+        let second = try await round()
+        #expect(second == first)
+        let afterSecond = bus.residentKiB
+        #expect(afterSecond - afterFirst < 8 << 10, "resident memory grew from \(afterFirst) KiB to \(afterSecond) KiB")
+        let sent = try await bus.client(["send", "still/alive"])
+        #expect(sent.status == 0)
+        #expect(await bus.stop() == 0)
+    }
+
+    /// A watcher that never reads is dropped and counted; dispatching and other watchers go on.
+    @Test func watcherThatNeverReadsIsDropped() async throws {
+        let bus = try await RunningBus.start()
+        let stuck = try await bus.connect()
+        _ = try await onThread { stuck.write(#"{"op":"watch","actions":"*"}"# + "\n") }
+        #expect(try await bus.waitForWatchers(1))
+        let count = 40_000
+        let dispatcher = try await bus.connect()
+        let replies = try await onThread {
+            let padding = String(repeating: "p", count: 400)
+            var replies = 0
+            var sent = 0
+            while replies < count {
+                var batch = ""
+                while sent < count, sent - replies < 64 {
+                    batch += #"{"op":"dispatch","action":{"type":"flood/n","payload":"\#(padding)"}}"# + "\n"
+                    sent += 1
+                }
+                if !batch.isEmpty { dispatcher.write(batch) }
+                guard let reply = dispatcher.readLine(), reply.contains("\"ok\":true") else { break }
+                replies += 1
+            }
+            return replies
+        }
+        #expect(replies == count)
+        #expect(await bus.process.wait { $0.stderr.contains("dropped a watcher") })
+        let stats = object(try await onThread { try dispatcher.request(#"{"op":"stats"}"#) })
+        let control = (stats["stats"] as? [String: Any])?["control"] as? [String: Any]
+        #expect(control?["watchersDropped"] as? Int == 1)
+        #expect(bus.residentKiB < 100 << 10, "resident memory \(bus.residentKiB) KiB")
+        #expect(await bus.stop() == 0)
+    }
+}
+
+/// Deterministic bytes for hostile lines (no newline inside, so each is one line).
+struct SeededBytes {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func line(length: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for _ in 0..<length {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let byte = UInt8(truncatingIfNeeded: state >> 56)
+            bytes.append(byte == 10 ? 0 : byte)
+        }
+        return bytes + [10]
+    }
+}
+
+extension Sequence where Element: Sendable {
+    /// Maps in order, awaiting each element's transform.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async throws -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
+
+extension Array where Element == Task<[String: Int], any Error> {
+    /// Sums the counts the tasks return, key by key.
+    func asyncReduce() async throws -> [String: Int] {
+        var total: [String: Int] = [:]
+        for task in self { total.merge(try await task.value, uniquingKeysWith: +) }
+        return total
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Switchyard
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real HTTP server on 127.0.0.1 for one test: `scripted_server.py` run by `/usr/bin/python3`
+/// on a free port, answering from a script of routes (see the script's doc string). Stopped
+/// (killed and reaped) by ``stop()``.
+final class ScriptedServer {
+    static let python = "/usr/bin/python3"
+
+    let port: Int
+    private let process: Process
+
+    /// Starts a server answering `routes` (`{"/path": [response, …]}`).
+    ///
+    /// Cancels the test (a skip) when python3 is missing, unless the environment variable
+    /// `CI` is set: then the test fails.
+    static func start(routes: JSON) async throws -> ScriptedServer {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil {
+                throw ServerError("\(python) is missing: install the Debian package python3")
+            }
+            try Test.cancel("needs \(python): install the Debian package python3")
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("scripted_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path, JSON.object(["routes": routes]).serialized()]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = await firstLine(of: output.fileHandleForReading)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw ServerError("the scripted server did not start: \(text)")
+        }
+        return ScriptedServer(port: port, process: process)
+    }
+
+    /// Reads the first line on a Dispatch thread: a blocking read on the test's own thread
+    /// would hold up the cooperative pool every other test runs on.
+    private static func firstLine(of handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var line: [UInt8] = []
+                while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") {
+                    line.append(byte)
+                }
+                continuation.resume(returning: String(decoding: line, as: UTF8.self))
+            }
+        }
+    }
+
+    private init(port: Int, process: Process) {
+        self.port = port
+        self.process = process
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// Kills the server and waits for it to exit; later calls do nothing.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Every request received so far, in arrival order.
+    func requests() async throws -> [JSON] {
+        try await control("/_control/requests")["requests"]?.arrayValue ?? []
+    }
+
+    /// The most requests that were in flight at once.
+    func maxInFlight() async throws -> Int {
+        try await control("/_control/requests")["maxInFlight"]?.intValue ?? -1
+    }
+
+    /// Waits until `count` requests for `path` are in `state` (`held`, `aborted`, `done`, or
+    /// any state when `nil`); throws after 10 s.
+    func awaitRequests(_ path: String, count: Int, state: String? = nil) async throws {
+        var query = "path=\(path)&count=\(count)"
+        if let state { query += "&state=\(state)" }
+        let reply = try await control("/_control/await?\(query)", expectOK: false)
+        guard reply["found"]?.intValue ?? 0 >= count else {
+            throw ServerError("waited for \(count) \(state ?? "") requests to \(path), found \(reply["found"] ?? nil)")
+        }
+    }
+
+    /// Lets the oldest held request for `path` answer.
+    func release(_ path: String) async throws {
+        let reply = try await control("/_control/release?path=\(path)")
+        guard reply["released"] == true else { throw ServerError("no held request for \(path) to release") }
+    }
+
+    private func control(_ path: String, expectOK: Bool = true) async throws -> JSON {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: url(path))!)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if expectOK && status != 200 { throw ServerError("\(path) answered \(status)") }
+        return try JSON(parsing: data)
+    }
+}
+
+/// A problem with the test server itself.
+struct ServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A port on 127.0.0.1 where nothing listens: bound to find a free one, then closed.
+func unusedLocalPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw ServerError("socket() failed") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else { throw ServerError("bind() failed") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    guard named == 0 else { throw ServerError("getsockname() failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -171,6 +171,54 @@ struct ControlProtocolTests {
         #expect(session.nextStep() == nil)
     }
 
+    /// Consecutive dispatches go out together; what follows them waits for their replies,
+    /// errors included, so replies keep request order.
+    @Test func sessionPipelinesDispatches() {
+        var session = ControlSession(maximumLineLength: 1024)
+        let dispatch = #"{"op":"dispatch","action":{"type":"a/b"}}"# + "\n"
+        receive(&session, dispatch + dispatch + dispatch + "oops\n" + dispatch)
+        for _ in 0..<3 {
+            guard case .dispatch = session.nextStep() else {
+                Issue.record("expected a dispatch")
+                return
+            }
+        }
+        #expect(session.inFlight == 3)
+        #expect(session.nextStep() == nil)
+        session.completed()
+        session.completed()
+        #expect(session.nextStep() == nil)
+        session.completed()
+        guard case .error(let error) = session.nextStep() else {
+            Issue.record("expected the error once the dispatches were answered")
+            return
+        }
+        #expect(error.code == "malformed-json")
+        guard case .dispatch = session.nextStep() else {
+            Issue.record("expected the last dispatch")
+            return
+        }
+    }
+
+    /// A dispatch that waits for room in the bus holds the next dispatches back, so none
+    /// overtakes it.
+    @Test func sessionSerializesAfterAFullInbox() {
+        var session = ControlSession(maximumLineLength: 1024)
+        let dispatch = #"{"op":"dispatch","action":{"type":"a/b"}}"# + "\n"
+        receive(&session, dispatch + dispatch)
+        guard case .dispatch = session.nextStep() else {
+            Issue.record("expected a dispatch")
+            return
+        }
+        session.serializeDispatches()
+        #expect(session.nextStep() == nil)
+        session.completed()
+        guard case .dispatch = session.nextStep() else {
+            Issue.record("expected the second dispatch once the first was answered")
+            return
+        }
+    }
+
     /// Bad lines produce error steps and the session goes on with the next line.
     @Test func sessionSurvivesBadInput() {
         var session = ControlSession(maximumLineLength: 16)

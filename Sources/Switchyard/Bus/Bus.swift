@@ -136,7 +136,7 @@ public final actor Bus {
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
             firstSequence: firstSequence,
             stamp: { action, sequence in
-                if action.id >= DispatchTickets.base { tickets.record(ticket: action.id, sequence: sequence) }
+                if action.id >= DispatchTickets.base { tickets.admit(ticket: action.id, sequence: sequence) }
                 action.id = sequence
                 action.time = BusClock.now()
             },
@@ -146,6 +146,7 @@ public final actor Bus {
                 // The state was published just before this hook and the next batch waits for
                 // it, so it is the state after this batch's last action.
                 journal?.snapshotIfDue { published.current ?? .null }
+                tickets.complete(actions)
                 await router.route(actions)
             }
         )
@@ -355,17 +356,28 @@ public final actor Bus {
     }
 
     /// Dispatches an action as ``dispatch(_:)`` does and returns the sequence number the bus
-    /// gave it; `nil` when the bus is stopped and did not take it.
+    /// gave it, once it is reduced (and journaled); `nil` when the bus is stopped and did not
+    /// take it. Waiting for room in the inbox is not cancelled with the task.
     @discardableResult
     public nonisolated func dispatchReturningID(_ action: BusAction) async -> UInt64? {
-        await Bus.dispatch(action, through: core, tickets: tickets)
+        await withCheckedContinuation { continuation in
+            Bus.submit(action, to: core, tickets: tickets) { continuation.resume(returning: $0) }
+        }
     }
 
-    private static func dispatch(_ action: BusAction, through core: BusCore, tickets: DispatchTickets) async -> UInt64? {
+    /// Hands `action` to the store without waiting and calls `completion` with its sequence
+    /// number once it is reduced, journaled and published, or with `nil` when the store is
+    /// closed. Only when the inbox is full does a task wait for room; then it returns `false`.
+    @discardableResult
+    static func submit(_ action: BusAction, to core: BusCore, tickets: DispatchTickets,
+                       completion: @escaping DispatchTickets.Completion) -> Bool {
         var ticketed = action
-        ticketed.id = tickets.issue()
-        await core.store.dispatch(ticketed)
-        return tickets.redeem(ticketed.id)
+        ticketed.id = tickets.issue(completion)
+        guard !core.store.send(ticketed) else { return true }
+        Task {
+            if await !core.store.enqueue(ticketed) { tickets.refuse(ticketed.id) }
+        }
+        return false
     }
 
     /// Counters of the store, every plugin, the control socket and the journal.
@@ -385,7 +397,7 @@ public final actor Bus {
 
     private nonisolated func controlBackend() -> ControlBackend {
         ControlBackend(
-            dispatch: { [core, tickets] action in await Bus.dispatch(action, through: core, tickets: tickets) },
+            dispatch: { [core, tickets] action, completion in Bus.submit(action, to: core, tickets: tickets, completion: completion) },
             state: { [core] in core.store.currentState },
             actions: { [core] pattern, bufferSize in
                 core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: .dropNewest), owner: nil)

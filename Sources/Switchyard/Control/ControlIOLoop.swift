@@ -108,12 +108,12 @@ final class ControlIOLoop {
         case .stats:
             _ = outbox.append(ControlReply.statistics(backend.statistics()))
         case .dispatch(let action):
-            Task {
-                let id = await backend.dispatch(action)
+            let direct = backend.dispatch(action) { id in
                 if id == nil { server.count { $0.errors += 1 } }
                 outbox.complete(with: id.map(ControlReply.dispatched) ?? ControlReply.error(.stopping))
                 server.wake()
             }
+            if !direct { connection.session.serializeDispatches() }
         case .watch(let pattern, let statePath):
             let watcher = ControlWatcher(
                 actions: pattern.map { backend.actions($0, server.limits.watcherBufferActions) },

@@ -106,28 +106,39 @@ final class ControlOutbox: Sendable {
     }
 
     /// Sends queued bytes with `send`, which returns the count it sent, or 0 or less when the
-    /// socket takes nothing now. Returns the bytes sent; the queue keeps the rest.
+    /// socket takes nothing now. Returns the bytes sent; the queue keeps the rest. The lock is
+    /// not held while sending, so producers never wait for a system call.
     func flush(_ send: (UnsafeRawBufferPointer) -> Int) -> Int {
-        state.withLock { state in
-            var total = 0
-            while state.head < state.bytes.count {
-                let sent = state.bytes.withUnsafeBytes { buffer in
-                    send(UnsafeRawBufferPointer(rebasing: buffer[state.head...]))
-                }
-                guard sent > 0 else { break }
-                state.head += sent
-                state.midLine = state.bytes[state.head - 1] != UInt8(ascii: "\n")
-                total += sent
-            }
-            if state.head == state.bytes.count {
-                state.bytes.removeAll(keepingCapacity: state.bytes.capacity <= 256 << 10)
-                state.head = 0
-            } else if state.head >= 256 << 10 {
-                state.bytes.removeFirst(state.head)
+        var (bytes, head) = state.withLock { state -> ([UInt8], Int) in
+            defer {
+                state.bytes = []
                 state.head = 0
             }
-            return total
+            return (state.bytes, state.head)
         }
+        let start = head
+        while head < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(UnsafeRawBufferPointer(rebasing: $0[head...])) }
+            guard sent > 0 else { break }
+            head += sent
+        }
+        let total = head - start
+        state.withLock { state in
+            if total > 0 { state.midLine = bytes[head - 1] != UInt8(ascii: "\n") }
+            guard !state.closed else { return }
+            if head < bytes.count {
+                // Put the rest back in front of whatever producers queued meanwhile.
+                bytes.removeSubrange(..<head)
+                bytes.append(contentsOf: state.bytes[state.head...])
+                state.bytes = bytes
+                state.head = 0
+            } else if state.bytes.isEmpty, bytes.capacity <= 256 << 10 {
+                // Hand the buffer back for reuse.
+                bytes.removeAll(keepingCapacity: true)
+                state.bytes = bytes
+            }
+        }
+        return total
     }
 
     /// Closes the outbox: queued bytes are discarded and later appends refused.

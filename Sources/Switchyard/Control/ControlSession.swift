@@ -1,9 +1,12 @@
 /// The protocol state of one control connection, free of I/O: it frames request lines,
-/// parses them, and hands out one step at a time, in request order.
+/// parses them, and hands out steps in request order.
 ///
-/// A dispatch makes the session busy until ``completed()``: later requests wait (the client
-/// may pipeline them), so replies come in request order. After a watch the connection only
-/// streams; a request sent on it is answered with ``ControlError/busy``.
+/// Consecutive dispatches are handed out without waiting for each other, up to
+/// ``maximumInFlight``: the bus reduces them in the order they were handed to it, so their
+/// replies come back in request order while a pipelining client gets many actions into each
+/// reduced batch. Any other step waits until every dispatch before it was answered, so replies
+/// stay in request order and a `state` after a `dispatch` sees its effect. After a watch the
+/// connection only streams; a request sent on it is answered with ``ControlError/busy``.
 struct ControlSession: Sendable {
     /// What the connection does next.
     enum Step: Sendable, Hashable {
@@ -19,9 +22,17 @@ struct ControlSession: Sendable {
         case watch(actions: TypePattern?, state: String?)
     }
 
+    /// The most dispatches of one connection in flight at once.
+    static let maximumInFlight = 128
+
     private var reader: LineReader
-    /// A dispatch is in flight.
-    private(set) var isBusy = false
+    /// The next step, parsed but waiting for the dispatches before it.
+    private var held: Step?
+    /// Dispatches handed out and not yet answered.
+    private(set) var inFlight = 0
+    /// A dispatch could not be handed to the bus at once, so later ones wait for it (they
+    /// could overtake it otherwise).
+    private var serialized = false
     /// A watch was accepted.
     private(set) var isWatching = false
     /// The peer ended its side of the stream.
@@ -31,17 +42,20 @@ struct ControlSession: Sendable {
         reader = LineReader(maximumLength: maximumLineLength)
     }
 
+    /// Whether a dispatch is in flight.
+    var isBusy: Bool { inFlight > 0 }
+
     /// Bytes held that no step consumed yet.
     var bufferedCount: Int { reader.bufferedCount }
 
     /// Whether to read more from the socket: until the input ends, while less than
     /// `readAhead` bytes wait, or whenever only more input can complete a line.
     func wantsInput(readAhead: Int) -> Bool {
-        !inputEnded && (reader.bufferedCount < readAhead || (!isBusy && reader.needsInput))
+        !inputEnded && (reader.bufferedCount < readAhead || (held == nil && reader.needsInput))
     }
 
     /// Whether every request has been answered after the input ended.
-    var isFinished: Bool { inputEnded && !isBusy && reader.isFinished }
+    var isFinished: Bool { inputEnded && inFlight == 0 && held == nil && reader.isFinished }
 
     mutating func receive(_ bytes: UnsafeRawBufferPointer) {
         reader.append(bytes)
@@ -52,14 +66,34 @@ struct ControlSession: Sendable {
         reader.end()
     }
 
-    /// The in-flight dispatch was answered.
+    /// One in-flight dispatch was answered.
     mutating func completed() {
-        isBusy = false
+        inFlight -= 1
+        if inFlight == 0 { serialized = false }
     }
 
-    /// The next step, or `nil` while busy or until more input arrives.
+    /// The last dispatch handed out waits for room in the bus: hold the next ones until it
+    /// is answered.
+    mutating func serializeDispatches() {
+        serialized = true
+    }
+
+    /// The next step, or `nil` while it must wait for dispatches in flight or for more input.
     mutating func nextStep() -> Step? {
-        guard !isBusy, let piece = reader.next() else { return nil }
+        if held == nil { held = parseNext() }
+        guard let step = held else { return nil }
+        if case .dispatch = step {
+            guard inFlight == 0 || (!serialized && inFlight < Self.maximumInFlight) else { return nil }
+            inFlight += 1
+        } else {
+            guard inFlight == 0 else { return nil }
+        }
+        held = nil
+        return step
+    }
+
+    private mutating func parseNext() -> Step? {
+        guard let piece = reader.next() else { return nil }
         let line: [UInt8]
         switch piece {
         case .tooLong: return .error(.lineTooLong(limit: reader.maximumLength))
@@ -74,7 +108,6 @@ struct ControlSession: Sendable {
         }
         switch request {
         case .dispatch(let action):
-            isBusy = true
             return .dispatch(action)
         case .state(let path):
             return .state(path: path)

@@ -23,6 +23,7 @@ import Synchronization
 ///   adds a million to the same process, so the median shows whether memory stays flat.
 ///   Baseline: the same process's resident memory when idle.
 func busBenchmarks() -> [BenchmarkCase] {
+    stopStartedBusesAtExit()
     let session = BusBenchSession()
     return [
         BenchmarkCase(name: "bus.control-latency.p50", unit: "µs", higherIsBetter: false, target: nil,
@@ -39,6 +40,18 @@ func busBenchmarks() -> [BenchmarkCase] {
 }
 
 // MARK: The bus process
+
+/// The bus processes this run started, stopped when the program exits.
+private let startedBuses = Mutex<[(pid: Int32, directory: String)]>([])
+
+private func stopStartedBusesAtExit() {
+    atexit {
+        for (pid, directory) in startedBuses.withLock({ $0 }) {
+            kill(pid, SIGTERM)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+}
 
 /// One bus process per case kind, started on first use and shared by its repetitions.
 private final class BusBenchSession: Sendable {
@@ -171,6 +184,7 @@ private final class BenchBus: Sendable {
             print("switchyard-bench: cannot start \(executable.path): \(error)")
             exit(1)
         }
+        startedBuses.withLock { $0.append((process.processIdentifier, directory)) }
         let socketPath = directory + "/data/control.sock"
         for _ in 0..<500 where (try? SocketLine(path: socketPath)) == nil {
             Thread.sleep(forTimeInterval: 0.02)

@@ -82,9 +82,15 @@ struct ControlE2EFailure: Error, CustomStringConvertible {
 /// A blocking line client of the control socket, written independently of the library so the
 /// protocol is checked from outside. Use it from threads (see ``onThread(_:)``).
 final class LineClient: Sendable {
+    /// Received bytes: a buffer allocated once, lines from `start` to `end` not handed out yet.
+    private struct Received: Sendable {
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        var start = 0
+        var end = 0
+    }
+
     let descriptor: Int32
-    /// Bytes read and not yet handed out, from `start` on.
-    private let pending = Mutex((bytes: [UInt8](), start: 0))
+    private let received = Mutex(Received())
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -132,25 +138,40 @@ final class LineClient: Sendable {
     /// The next line's bytes; `nil` at the end of the stream or after `timeout`.
     func readLineBytes(timeout: Duration = .seconds(30)) -> ArraySlice<UInt8>? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        var chunk = [UInt8](repeating: 0, count: 256 << 10)
         while true {
-            let line: ArraySlice<UInt8>? = pending.withLock { pending in
-                guard let newline = pending.bytes[pending.start...].firstIndex(of: 10) else { return nil }
-                defer { pending.start = newline + 1 }
-                return pending.bytes[pending.start..<newline]
+            let line: ArraySlice<UInt8>? = received.withLock { received in
+                // memchr: this runs once per line, for hundreds of thousands of lines.
+                let (start, end) = (received.start, received.end)
+                let newline = received.bytes.withUnsafeBufferPointer { buffer -> Int? in
+                    guard end > start, let hit = memchr(buffer.baseAddress! + start, 10, end - start) else { return nil }
+                    return UnsafeRawPointer(hit) - UnsafeRawPointer(buffer.baseAddress!)
+                }
+                guard let newline else { return nil }
+                received.start = newline + 1
+                return received.bytes[start..<newline]
             }
             if let line { return line }
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return nil }
             var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&interest, 1, Int32(remaining.components.seconds * 1000) + 50) > 0 else { continue }
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            guard count > 0 else { return nil }
-            pending.withLock { pending in
-                pending.bytes.removeSubrange(..<pending.start)
-                pending.start = 0
-                pending.bytes.append(contentsOf: chunk[..<count])
+            let count = received.withLock { received in
+                if received.start > 0 {
+                    // Move the partial line to the front; the buffer is never reallocated.
+                    let pending = received.end - received.start
+                    received.bytes.withUnsafeMutableBufferPointer { buffer in
+                        _ = memmove(buffer.baseAddress!, buffer.baseAddress! + received.start, pending)
+                    }
+                    received.start = 0
+                    received.end = pending
+                }
+                if received.end == received.bytes.count { received.bytes.append(contentsOf: repeatElement(0, count: received.bytes.count)) }
+                let end = received.end
+                let count = received.bytes.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + end, $0.count - end, 0) }
+                if count > 0 { received.end += count }
+                return count
             }
+            guard count > 0 else { return nil }
         }
     }
 

@@ -11,9 +11,15 @@ enum ControlReply {
         line(error.json)
     }
 
-    /// `{"id":N,"ok":true}`: the action was reduced as sequence number N.
+    /// `{"id":N,"ok":true}`: the action was reduced as sequence number N. Written by hand:
+    /// it is the reply to every dispatch.
     static func dispatched(_ id: UInt64) -> [UInt8] {
-        line(["id": .integer(Int64(clamping: id)), "ok": true])
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40)
+        bytes.append(contentsOf: #"{"id":"#.utf8)
+        bytes.append(contentsOf: String(id).utf8)
+        bytes.append(contentsOf: ",\"ok\":true}\n".utf8)
+        return bytes
     }
 
     /// `{"ok":true,"state":...}`.

@@ -53,8 +53,8 @@ public enum ControlRequest: Sendable, Hashable {
         guard let opValue = members["op"] else { throw .missingField("op", op: nil) }
         guard let op = opValue.stringValue else { throw .invalidField("op", "expected a string, got \(opValue.kindDescription)") }
         guard let allowed = Self.members[op] else { throw .unknownOp(op) }
-        for key in members.keys.sorted() where !allowed.contains(key) {
-            throw .invalidField(key, Self.unknownMember(key, of: "\"\(op)\"", allowed: allowed))
+        if let unknown = Self.firstUnknown(in: members, allowed: allowed) {
+            throw .invalidField(unknown, Self.unknownMember(unknown, of: "\"\(op)\"", allowed: allowed))
         }
         switch op {
         case "dispatch":
@@ -99,10 +99,8 @@ public enum ControlRequest: Sendable, Hashable {
     }
 
     private static func action(_ value: JSON) throws(ControlError) -> BusAction {
-        if case .object(let members) = value {
-            for key in members.keys.sorted() where !actionMembers.contains(key) {
-                throw .invalidAction(unknownMember(key, of: "an action", allowed: actionMembers))
-            }
+        if case .object(let members) = value, let unknown = firstUnknown(in: members, allowed: actionMembers) {
+            throw .invalidAction(unknownMember(unknown, of: "an action", allowed: actionMembers))
         }
         do {
             // The bus stamps id and time; whatever the client sent for them is ignored.
@@ -119,6 +117,13 @@ public enum ControlRequest: Sendable, Hashable {
             throw .invalidField(field, "expected a dotted state path such as \"places.value\", got \(value.kindDescription)")
         }
         return path
+    }
+
+    /// The first unknown key in sorted order, so the error does not depend on hashing; the
+    /// sort happens only when there is one.
+    private static func firstUnknown(in members: [String: JSON], allowed: Set<String>) -> String? {
+        guard members.keys.contains(where: { !allowed.contains($0) }) else { return nil }
+        return members.keys.filter { !allowed.contains($0) }.min()
     }
 
     private static func unknownMember(_ key: String, of owner: String, allowed: Set<String>) -> String {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Splits a byte stream into lines, with a limit on a line's length.
 ///
 /// A line longer than ``maximumLength`` is reported once as ``Piece/tooLong`` and its bytes
@@ -52,8 +54,7 @@ struct LineReader: Sendable {
     /// The next whole line, a ``Piece/tooLong`` marker, or `nil` when more input is needed.
     mutating func next() -> Piece? {
         while true {
-            let searchStart = start + searched
-            if let newline = buffer[searchStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = newlineIndex(from: start + searched) {
                 let piece = cut(upTo: newline)
                 start = newline + 1
                 searched = 0
@@ -77,6 +78,16 @@ struct LineReader: Sendable {
                 if let piece { return piece }
             }
             return nil
+        }
+    }
+
+    /// The index of the first newline at or after `from`, found with `memchr`: every byte
+    /// of every request passes here.
+    private func newlineIndex(from: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard from < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + from, Int32(UInt8(ascii: "\n")), bytes.count - from) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
     }
 

@@ -7,12 +7,24 @@ import Testing
 @Suite(.serialized)
 struct FaultTests {
     /// `kill -9` while clients dispatch: after a restart, every acknowledged action is in the
-    /// journal with the id it was acknowledged with, and the sequence continues after them.
+    /// journal with the id it was acknowledged with, the state is the one the journaled actions
+    /// give, and the sequence continues after them.
+    ///
+    /// The state comes from a network-fetch plugin's slice, which its own `fetch/loaded`
+    /// actions set (the clients send them with `"source": "fetch"`); it never fetches.
     @Test func killDuringDispatchLosesNothingAcknowledged() async throws {
         let bus = try await RunningBus.start(
             bus: #"{"name": "fault", "journal": {"fsync": "always", "snapshotEvery": 300}}"#,
-            plugins: #"[{"name": "clock", "kind": "timer", "interval": 0.01}]"#
+            plugins: """
+                [{"name": "clock", "kind": "timer", "interval": 0.01},
+                 {"name": "fetch", "kind": "network-fetch", "on": "trigger/never", "request": {"url": "http://127.0.0.1:9/"}}]
+                """
         )
+        // The plugin only takes its own actions into its slice; a client may say it is the source.
+        let first = try await bus.connect()
+        _ = try await onThread {
+            try first.request(#"{"op":"dispatch","action":{"type":"fetch/loading","payload":{"requestId":1},"source":"fetch"}}"#)
+        }
         let clients = 4
         let acknowledged = Locked([[(n: Int, id: Int)]](repeating: [], count: clients))
         let dispatchers = try await (0..<clients).asyncMap { client in
@@ -20,7 +32,8 @@ struct FaultTests {
             return Task {
                 try await onThread {
                     for n in 0... {
-                        guard connection.write(#"{"op":"dispatch","action":{"type":"load/n","payload":{"c":\#(client),"n":\#(n)}}}"# + "\n"),
+                        let request = #"{"op":"dispatch","action":{"type":"fetch/loaded","source":"fetch","payload":{"requestId":1,"value":{"c":\#(client),"n":\#(n)}}}}"#
+                        guard connection.write(request + "\n"),
                               let reply = connection.readLineBytes(timeout: .seconds(10)),
                               let id = integer(after: "id", in: reply)
                         else { return }
@@ -39,6 +52,7 @@ struct FaultTests {
 
         let restarted = try await bus.restart()
         #expect(restarted.process.stderr.contains("journal: restored through sequence"))
+        let state = object(try await restarted.client(["state", "fetch", "--json"]).stdout)
         let after = try await restarted.client(["send", "after/restart"])
         let newID = try #require(integer(after: "id", in: ArraySlice(after.stdout.utf8)))
         #expect(newID > lastAcknowledged)
@@ -47,17 +61,24 @@ struct FaultTests {
         let verify = try await restarted.client(["journal", "verify"])
         #expect(verify.status == 0)
         var journaled: [String: Int] = [:]
-        for action in try await journalActions(restarted) where action["type"] as? String == "load/n" {
-            guard let payload = action["payload"] as? [String: Any], let c = payload["c"] as? Int, let n = payload["n"] as? Int,
-                  let id = action["id"] as? Int else { continue }
+        var lastLoaded: [String: Any]?
+        for action in try await journalActions(restarted) where action["type"] as? String == "fetch/loaded" && action["id"] as? Int ?? 0 < newID {
+            guard let value = (action["payload"] as? [String: Any])?["value"] as? [String: Any],
+                  let c = value["c"] as? Int, let n = value["n"] as? Int, let id = action["id"] as? Int else { continue }
             journaled["\(c)/\(n)"] = id
+            lastLoaded = action
         }
         for (client, actions) in acked.enumerated() {
             #expect(!actions.isEmpty)
-            for (n, id) in actions {
-                #expect(journaled["\(client)/\(n)"] == id, "client \(client) action \(n) acknowledged as \(id)")
-            }
+            let missing = actions.filter { journaled["\(client)/\($0.n)"] != $0.id }
+            #expect(missing.isEmpty, "client \(client): \(missing.count) acknowledged actions are not in the journal as acknowledged")
         }
+        // The restored slice is the one the last journaled `fetch/loaded` left.
+        let lastValue = (lastLoaded?["payload"] as? [String: Any])?["value"] as? [String: Any]
+        #expect(state["status"] as? String == "loaded")
+        #expect((state["value"] as? [String: Any])?["c"] as? Int == lastValue?["c"] as? Int)
+        #expect((state["value"] as? [String: Any])?["n"] as? Int == lastValue?["n"] as? Int)
+        #expect(state["updatedAt"] as? String == lastLoaded?["time"] as? String)
     }
 
     /// A plugin that fails again and again is restarted with growing backoff, `bus/plugin-failed`

@@ -145,4 +145,22 @@ struct JournalReplayTests {
         let adopted = BusStateReducer.adopt(["kept": ["total": 9], "gone": 1], slices: [("kept", slice), ("fresh", slice)])
         #expect(adopted == ["kept": ["total": 9], "fresh": slice.initial])
     }
+
+    /// A journal that can no longer write stops the bus instead of running without durability,
+    /// and says why.
+    @Test(.timeLimit(.minutes(1))) func journalFailureStopsTheBus() async throws {
+        let directory = try JournalTestDirectory()
+        let log = LogCollector()
+        let bus = try makeBus(directory, plugin: "fail-a", journal: #"{"fsync": "always", "snapshotEvery": 1}"#, log: log.sink)
+        let running = Task { try await bus.run() }
+        await bus.waitUntilReady()
+        await add(1...2, to: bus)
+        // Every batch starts a new segment (a snapshot is due after each), and there is
+        // nowhere left to create it.
+        try FileManager.default.moveItem(atPath: directory.path + "/data/journal", toPath: directory.path + "/moved-away")
+        await add(3...3, to: bus)
+        try await running.value
+        #expect(log.lines.contains { $0.contains("journal:") && $0.contains("no longer journaled") })
+        #expect(bus.statistics.journal?.failure != nil)
+    }
 }

@@ -14,7 +14,7 @@ final class ControlConnection {
     /// A send failed: replies are discarded from now on.
     private(set) var outputBroken = false
     /// The watcher's stream ended or it was dropped: close once the outbox is sent, or at
-    /// this time if the client does not read it.
+    /// this time if the client stops reading it (each read moves it on).
     var closeDeadline: ContinuousClock.Instant?
     /// The task streaming to a watching connection.
     var watcher: Task<Void, Never>?
@@ -61,7 +61,7 @@ final class ControlConnection {
     func flush() {
         guard !outputBroken else { return }
         var failed = false
-        _ = outbox.flush { bytes in
+        let sent = outbox.flush { bytes in
             guard let sent = UnixSocket.send(descriptor, bytes) else {
                 failed = true
                 return 0
@@ -69,6 +69,8 @@ final class ControlConnection {
             return sent
         }
         if failed { breakOutput() }
+        // A closing watcher that still reads gets the time it needs for its last lines.
+        if sent > 0, closeDeadline != nil { closeDeadline = ContinuousClock.now.advanced(by: ControlIOLoop.closeGrace) }
     }
 
     /// Whether the connection has nothing left to do and can close.

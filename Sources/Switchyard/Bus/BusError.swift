@@ -33,6 +33,7 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A reload was asked while another was in progress.
     public static let reloadInProgress = BusError(.reloadInProgress)
 
+    /// What went wrong, in one sentence that names the file, path or plugin concerned.
     public var description: String {
         switch code {
         case .alreadyStarted:

@@ -70,6 +70,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// What went wrong, in one sentence that names the file, path or plugin concerned.
     public var description: String {
         switch code {
         case .corrupt(let file, let line, let offset, let reason):

@@ -16,11 +16,13 @@ let package = Package(
         .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
         .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
         .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NetworkFetchPlugin"]),
+        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NetworkFetchPlugin", "GPSDPlugin", "LocationEmitterPlugin"]),
         .executableTarget(
             name: "switchyard-bench",
             dependencies: ["Switchyard", "SwitchyardStreams"]
         ),
+        .target(name: "GPSDPlugin", dependencies: ["Switchyard"], path: "Plugins/GPSD"),
+        .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
@@ -32,6 +34,12 @@ let package = Package(
             name: "NetworkFetchPluginTests", dependencies: ["NetworkFetchPlugin"], path: "Tests/NetworkFetchPluginTests",
             exclude: ["Support/scripted_server.py"]
         ),
+        .testTarget(
+            name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin"],
+            path: "Tests/GPSDPluginTests"),
+        .testTarget(
+            name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin"],
+            path: "Tests/LocationEmitterPluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )

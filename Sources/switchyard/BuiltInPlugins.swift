@@ -1,4 +1,6 @@
 import ExecPlugin
+import GPSDPlugin
+import LocationEmitterPlugin
 import LoggerPlugin
 import NetworkFetchPlugin
 import Switchyard
@@ -9,6 +11,8 @@ enum BuiltInPlugins {
     static var registry: PluginRegistry {
         var registry = PluginRegistry()
         registry.register(ExecPlugin.self)
+        registry.register(GPSDPlugin.self)
+        registry.register(LocationEmitterPlugin.self)
         registry.register(LoggerPlugin.self)
         registry.register(NetworkFetchPlugin.self)
         registry.register(TimerPlugin.self)

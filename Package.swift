@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(
             name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin"],
             path: "Tests/LocationEmitterPluginTests"),
+        .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"], path: "Tests/FuzzTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,6 +60,13 @@ struct RunningBus {
         return false
     }
 
+    /// Lowers the CPU priority of every thread of the bus (threads it starts later inherit it),
+    /// so a load test gives way to the other tests running beside it.
+    func yieldCPU() {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
+        for task in tasks.compactMap({ id_t($0) }) { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), task, 10) }
+    }
+
     /// Stops the bus with SIGTERM and returns its exit status.
     func stop() async -> Int32 {
         process.signal(SIGTERM)
@@ -182,10 +189,15 @@ final class LineClient: Sendable {
     }
 }
 
-/// Runs blocking work on a thread of its own.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+/// Runs blocking work on a thread of its own; with `background`, at a lower CPU priority, so a
+/// load test gives way to the other tests running beside it.
+func onThread<T: Sendable>(background: Bool = false, _ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        let thread = Thread {
+            // On Linux the nice value belongs to the thread, so this lowers this thread only.
+            if background { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            continuation.resume(with: Result { try body() })
+        }
         thread.stackSize = 1 << 20
         thread.start()
     }

@@ -130,6 +130,7 @@ struct FaultTests {
     /// a watcher, with its acknowledged id, in order per client.
     @Test(.timeLimit(.minutes(3))) func fiftyClientsTenThousandActionsEach() async throws {
         let bus = try await RunningBus.start(bus: #"{"name": "load", "inboxCapacity": 16384}"#)
+        bus.yieldCPU()
         let clients = 50
         let perClient = 10_000
         let window = 64
@@ -141,7 +142,7 @@ struct FaultTests {
         #expect(object(watching)["ok"] as? Bool == true)
         let progress = Locked((acknowledged: 0, watched: 0))
         let watched = Task {
-            try await onThread {
+            try await onThread(background: true) {
                 var ids = [[Int]](repeating: [], count: clients)
                 var outOfOrder = 0
                 var total = 0
@@ -158,7 +159,7 @@ struct FaultTests {
         let dispatchers = try await (0..<clients).asyncMap { client in
             let connection = try await bus.connect()
             return Task {
-                try await onThread {
+                try await onThread(background: true) {
                     var ids: [Int] = []
                     ids.reserveCapacity(perClient)
                     var sent = 0
@@ -223,11 +224,12 @@ struct FaultTests {
     /// and leaves its memory where it was after the first round.
     @Test func floodOfBadLinesKeepsTheBusHealthy() async throws {
         let bus = try await RunningBus.start()
+        bus.yieldCPU()
         func round() async throws -> [String: Int] {
             try await (0..<4).asyncMap { flooder in
                 let connection = try await bus.connect()
                 return Task {
-                    try await onThread {
+                    try await onThread(background: true) {
                         let oversized = [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 19) + [10]
                         var seeded = SeededBytes(seed: UInt64(flooder + 1))
                         let garbage = (0..<10).map { _ in seeded.line(length: 200) }

@@ -78,6 +78,18 @@ struct ControlServerTests {
         try await harness.stop()
     }
 
+    /// Replies are never dropped for size: the watcher buffer limit bounds streams only.
+    @Test func largeRepliesAreNeverDropped() async throws {
+        let harness = try await ControlTestBus.start(limits: ControlLimits(watcherBufferBytes: 64))
+        let client = try await harness.connect()
+        let replies = try await blocking {
+            try client.write(String(repeating: #"{"op":"stats"}"# + "\n", count: 20))
+            return try (0..<20).map { _ in try client.readJSON() }
+        }
+        #expect(replies.allSatisfy { $0["ok"] == true && $0["stats"] != nil })
+        try await harness.stop()
+    }
+
     /// A watcher gets `ok`, then every matching action and each change of the watched state.
     @Test func watchStreamsActionsAndState() async throws {
         let harness = try await ControlTestBus.start()

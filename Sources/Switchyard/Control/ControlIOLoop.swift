@@ -33,7 +33,10 @@ final class ControlIOLoop {
             }
             let closing = connections.contains { $0.closeDeadline != nil }
             let timeout: Int32 = deadline == nil && !closing ? -1 : 10
-            guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { break }
+            guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else {
+                server.log.write(.error, "control: the socket server stopped: poll failed: \(SystemError.text(errno))")
+                break
+            }
             if descriptors[0].revents != 0 { server.clearWake() }
             for (connection, descriptor) in zip(connections, descriptors.dropFirst(2)) where descriptor.revents != 0 {
                 if descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
@@ -97,16 +100,16 @@ final class ControlIOLoop {
         switch step {
         case .error(let error):
             server.count { $0.errors += 1 }
-            _ = outbox.append(ControlReply.error(error))
+            outbox.appendReply(ControlReply.error(error))
         case .state(let path):
             if let value = backend.state().value(atPath: path) {
-                _ = outbox.append(ControlReply.state(value))
+                outbox.appendReply(ControlReply.state(value))
             } else {
                 server.count { $0.errors += 1 }
-                _ = outbox.append(ControlReply.error(.notFound(path: path)))
+                outbox.appendReply(ControlReply.error(.notFound(path: path)))
             }
         case .stats:
-            _ = outbox.append(ControlReply.statistics(backend.statistics()))
+            outbox.appendReply(ControlReply.statistics(backend.statistics()))
         case .dispatch(let action):
             let direct = backend.dispatch(action) { id in
                 if id == nil { server.count { $0.errors += 1 } }
@@ -123,7 +126,7 @@ final class ControlIOLoop {
                 limits: server.limits,
                 wake: { server.wake() }
             )
-            _ = outbox.append(ControlReply.watching(actions: pattern, state: statePath))
+            outbox.appendReply(ControlReply.watching(actions: pattern, state: statePath))
             server.count { $0.watchers += 1 }
             connection.watcher = Task { await watcher.run() }
         }

@@ -57,6 +57,18 @@ final class ControlOutbox: Sendable {
         }
     }
 
+    /// Queues a reply to a request whatever its size: the connection stops taking requests
+    /// while replies wait (see ``ControlLimits``), which bounds them instead. Returns `false`
+    /// when the outbox is closed.
+    @discardableResult
+    func appendReply(_ line: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.bytes.append(contentsOf: line)
+            return true
+        }
+    }
+
     /// Queues the reply that completes a request and records the completion.
     func complete(with reply: [UInt8]) {
         state.withLock { state in

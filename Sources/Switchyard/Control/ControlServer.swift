@@ -86,14 +86,19 @@ final class ControlServer: Sendable {
         lifecycle.withLock { $0.stopDeadline }
     }
 
-    /// The I/O thread has closed everything.
+    /// The I/O thread has closed every connection.
     func markExited() {
         close(listener)
-        close(wakeRead)
-        close(wakeWrite)
         unlink(path)
         exited.send(true)
         exited.finish()
+    }
+
+    // The wake-up pair lives as long as the server: a late completion may still call `wake()`,
+    // and a closed descriptor's number could by then belong to another file.
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
     }
 
     /// The server's counters.

@@ -1,6 +1,19 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The built-in plugins: one target each under Plugins/, all depending on Switchyard only.
+let pluginTargets: [Target] = [
+    .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
+    .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
+    .target(name: "GPSDPlugin", dependencies: ["Switchyard"], path: "Plugins/GPSD"),
+    .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
+    .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
+    .target(name: "NATSPlugin", dependencies: ["Switchyard"], path: "Plugins/NATS"),
+    .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
+    // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.
+    .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
+]
+
 let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v15)],
@@ -12,35 +25,30 @@ let package = Package(
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
-        .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
-        .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
-        .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
-        .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
-        .executableTarget(name: "switchyard", dependencies: ["Switchyard", "LoggerPlugin", "TimerPlugin", "ExecPlugin", "NetworkFetchPlugin", "GPSDPlugin", "LocationEmitterPlugin"]),
         .executableTarget(
-            name: "switchyard-bench",
-            dependencies: ["Switchyard", "SwitchyardStreams"]
+            name: "switchyard",
+            dependencies: [
+                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
+                "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
+            ]
         ),
-        .target(name: "GPSDPlugin", dependencies: ["Switchyard"], path: "Plugins/GPSD"),
-        .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
+        .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
+
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
-        .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
-        .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
+        .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin"]),
+        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin"]),
         .testTarget(
-            name: "NetworkFetchPluginTests", dependencies: ["NetworkFetchPlugin"], path: "Tests/NetworkFetchPluginTests",
+            name: "NetworkFetchPluginTests",
+            dependencies: ["NetworkFetchPlugin"],
             exclude: ["Support/scripted_server.py"]
         ),
-        .testTarget(
-            name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin"],
-            path: "Tests/GPSDPluginTests"),
-        .testTarget(
-            name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin"],
-            path: "Tests/LocationEmitterPluginTests"),
-        .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"], path: "Tests/FuzzTests"),
-    ],
+        .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
+        .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"]),
+    ] + pluginTargets,
     swiftLanguageModes: [.v6]
 )

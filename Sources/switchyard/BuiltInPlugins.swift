@@ -3,6 +3,7 @@ import GPSDPlugin
 import LocationEmitterPlugin
 import LoggerPlugin
 import NetworkFetchPlugin
+import NATSPlugin
 import Switchyard
 import TimerPlugin
 
@@ -15,6 +16,7 @@ enum BuiltInPlugins {
         registry.register(LocationEmitterPlugin.self)
         registry.register(LoggerPlugin.self)
         registry.register(NetworkFetchPlugin.self)
+        registry.register(NATSPlugin.self)
         registry.register(TimerPlugin.self)
         return registry
     }

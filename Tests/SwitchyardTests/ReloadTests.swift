@@ -102,7 +102,8 @@ struct ReloadTests {
         try await running.value
     }
 
-    /// Settings that cannot change while the bus runs are kept and reported.
+    /// Settings that cannot change while the bus runs (name, data directory, inbox) are kept
+    /// and reported.
     @Test func dataDirectoryIsKept() async throws {
         let directory = try JournalTestDirectory()
         let registry = journalRegistry()
@@ -112,9 +113,12 @@ struct ReloadTests {
         await bus.waitUntilReady()
         var second = try journaledConfiguration(directory.path + "/two", journal: #"{"fsync": "never", "snapshotEvery": 5}"#, registry: registry)
         second.bus.inboxCapacity = 99
+        second.bus.name = "renamed"
         let report = try await bus.reload(second)
-        #expect(report.keptSettings.count == 2)
-        #expect(report.keptSettings[0].contains("bus.dataDirectory"))
+        #expect(report.keptSettings.count == 3)
+        #expect(report.keptSettings[0].contains("bus.name"))
+        #expect(report.keptSettings[1].contains("bus.dataDirectory"))
+        #expect(bus.configuration.bus.name == "journaled")
         #expect(report.appliedSettings == ["bus.journal"])
         #expect(bus.configuration.bus.dataDirectory == directory.path + "/one")
         #expect(bus.statistics.journal?.fsync == .never)

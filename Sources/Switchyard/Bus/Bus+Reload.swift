@@ -8,8 +8,8 @@ extension Bus {
     /// plugins and of plugins whose kind changed), and added and changed plugins start in file
     /// order. Plugins that did not change keep running untouched.
     ///
-    /// Of the bus settings, `name`, `stopTimeout` and `journal` take effect; `dataDirectory`
-    /// and `inboxCapacity` cannot change while the bus runs and are kept (the report says so).
+    /// Of the bus settings, `stopTimeout` and `journal` take effect; `name`, `dataDirectory` and
+    /// `inboxCapacity` cannot change while the bus runs and are kept (the report says so).
     ///
     /// - Throws: ``ConfigurationError`` when a plugin cannot be built from `configuration`;
     ///   ``BusError/notRunning`` before the bus is running or once it stops;
@@ -52,6 +52,10 @@ extension Bus {
         }
         var settings = configuration.bus
         var kept: [String] = []
+        if settings.name != old.bus.name {
+            kept.append("bus.name \(JSON.string(old.bus.name)) (plugins were given the name when the bus started)")
+            settings.name = old.bus.name
+        }
         if settings.dataDirectory != old.bus.dataDirectory {
             kept.append("bus.dataDirectory \(JSON.string(old.bus.dataDirectory)) (the journal and control socket cannot move while the bus runs)")
             settings.dataDirectory = old.bus.dataDirectory
@@ -61,7 +65,6 @@ extension Bus {
             settings.inboxCapacity = old.bus.inboxCapacity
         }
         var applied: [String] = []
-        if settings.name != old.bus.name { applied.append("bus.name") }
         if settings.stopTimeout != old.bus.stopTimeout { applied.append("bus.stopTimeout") }
         if settings.journal != old.bus.journal {
             applied.append("bus.journal")

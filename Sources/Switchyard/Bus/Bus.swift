@@ -152,7 +152,8 @@ public final actor Bus {
         )
         published.store = store
         store.startDrainer()
-        let core = BusCore(store: store, router: router, log: log, clock: clock, slices: slices, counters: counters)
+        let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
+                           slices: slices, counters: counters)
         self.core = core
         self.registry = registry
         self.storage = storage

@@ -2,22 +2,24 @@ import Foundation
 import Synchronization
 import SwitchyardStreams
 
-/// What every plugin context and runner of one bus share: the store, the router, the log,
-/// the clock, the state slices and the counters.
+/// What every plugin context and runner of one bus share: the store, the router, the log, the
+/// clock, the bus's name (as it started; a reload keeps it), the state slices and the counters.
 final class BusCore: Sendable {
     let store: Store<JSON, BusAction>
     let router: ActionRouter
     let log: LogSink
     let clock: any Clock<Duration>
+    let busName: String
     let slices: SliceTable
     let counters: BusCounters
 
     init(store: Store<JSON, BusAction>, router: ActionRouter, log: LogSink, clock: any Clock<Duration>,
-         slices: SliceTable, counters: BusCounters) {
+         busName: String, slices: SliceTable, counters: BusCounters) {
         self.store = store
         self.router = router
         self.log = log
         self.clock = clock
+        self.busName = busName
         self.slices = slices
         self.counters = counters
     }

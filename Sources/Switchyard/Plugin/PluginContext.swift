@@ -28,6 +28,10 @@ public struct PluginContext: Sendable {
         self.readinessSignal = readinessSignal
     }
 
+    /// The bus's name from the config file (`bus.name`, default `switchyard`), for plugins that
+    /// must tell this bus from others, such as a bridge between machines.
+    public var busName: String { core.busName }
+
     /// The whole bus state as of the last reduced action.
     public var state: JSON { core.store.currentState }
 
@@ -55,6 +59,21 @@ public struct PluginContext: Sendable {
         await core.store.dispatch(action)
     }
 
+    /// Like ``send(_:payload:cause:)`` for an action this plugin relays from elsewhere: its
+    /// source is `source` (such as `nats:tracker`) instead of the plugin's name.
+    @discardableResult
+    public func send(_ type: String, payload: JSON = .null, cause: UInt64? = nil, relayedFrom source: String) -> Bool {
+        guard let action = makeAction(type, payload: payload, cause: cause, source: source) else { return false }
+        return core.store.send(action)
+    }
+
+    /// Like ``dispatch(_:payload:cause:)`` for an action this plugin relays from elsewhere: its
+    /// source is `source` (such as `nats:tracker`) instead of the plugin's name.
+    public func dispatch(_ type: String, payload: JSON = .null, cause: UInt64? = nil, relayedFrom source: String) async {
+        guard let action = makeAction(type, payload: payload, cause: cause, source: source) else { return }
+        await core.store.dispatch(action)
+    }
+
     /// Reports the plugin ready, for plugins whose ``Plugin/readiness`` is
     /// ``PluginReadiness/signalled(timeout:)``; later calls do nothing.
     public func ready() {
@@ -66,11 +85,11 @@ public struct PluginContext: Sendable {
         try await clock.sleep(for: duration)
     }
 
-    private func makeAction(_ type: String, payload: JSON, cause: UInt64?) -> BusAction? {
+    private func makeAction(_ type: String, payload: JSON, cause: UInt64?, source: String? = nil) -> BusAction? {
         guard ActionType.isValid(type) else {
             log.error("not emitted: \"\(type)\" is not a valid action type (lower-case domain/event)")
             return nil
         }
-        return BusAction(type: type, payload: payload, source: name, cause: cause)
+        return BusAction(type: type, payload: payload, source: source ?? name, cause: cause)
     }
 }

@@ -1,0 +1,74 @@
+import Switchyard
+
+/// Decides what a message from NATS becomes on this bus: an action with source
+/// `nats:<origin>`, nothing (this bus's own action, or one already dispatched), or a
+/// report of a message that is not an action.
+struct InboundDecoder: Sendable {
+    /// What a message becomes.
+    enum Decision: Sendable, Hashable {
+        /// An action to dispatch with `source`; `messageID` is remembered once dispatched.
+        case action(type: String, payload: JSON, source: String, messageID: String?)
+        /// This bus published it: dropped, so no action loops.
+        case ownOrigin
+        /// A message id already dispatched: dropped.
+        case duplicate
+        /// Not an action; the reason says why.
+        case invalid(reason: String)
+    }
+
+    /// The origin of messages without a `Switchyard-Origin` header (published by something
+    /// other than a bus).
+    static let unknownOrigin = "unknown"
+
+    /// This bus's origin name.
+    let origin: String
+    /// The subject mapping.
+    let mapping: SubjectMapping
+    private(set) var recent = RecentMessageIDs()
+    /// Subjects already mapped to their types: a fleet uses few of them, over and over.
+    private var types: [String: String] = [:]
+    private static let typeCacheSize = 4096
+
+    /// Creates a decoder for the bus `origin`.
+    init(origin: String, mapping: SubjectMapping) {
+        self.origin = origin
+        self.mapping = mapping
+    }
+
+    /// Decides, remembering the message id of an action as seen.
+    mutating func decide(_ message: NATSMessage) -> Decision {
+        if let problem = message.headerProblem { return .invalid(reason: problem.description) }
+        let senderOrigin = message.headers?[OutgoingMessage.Header.origin]
+        if senderOrigin == origin { return .ownOrigin }
+        let messageID = message.headers?[OutgoingMessage.Header.messageID]
+        if let messageID, recent.contains(messageID) { return .duplicate }
+        let type: String
+        if let known = types[message.subject] {
+            type = known
+        } else {
+            do {
+                type = try mapping.actionType(for: message.subject)
+            } catch {
+                return .invalid(reason: error.description)
+            }
+            if types.count >= Self.typeCacheSize { types.removeAll(keepingCapacity: true) }
+            types[message.subject] = type
+        }
+        var payload = JSON.null
+        if !message.payload.isEmpty {
+            do {
+                payload = try JSON(parsing: message.payload)
+            } catch {
+                return .invalid(reason: "the payload is not JSON: \(error.description)")
+            }
+        }
+        if let messageID { recent.insert(messageID) }
+        return .action(type: type, payload: payload, source: "nats:" + (senderOrigin ?? Self.unknownOrigin), messageID: messageID)
+    }
+
+    /// Forgets a message id whose action was not dispatched after all, so a redelivery is
+    /// taken.
+    mutating func forget(_ messageID: String) {
+        recent.remove(messageID)
+    }
+}

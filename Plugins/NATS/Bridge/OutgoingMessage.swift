@@ -1,0 +1,59 @@
+import Switchyard
+
+/// A local action on its way to NATS, encoded once: subject, header block and payload.
+///
+/// Headers carry `Nats-Msg-Id: <origin>-<id>` (JetStream drops a second publish with the
+/// same id within the stream's duplicate window, so a resend after a reconnect never
+/// stores an action twice), `Switchyard-Origin` (the bus it came from, so no bus takes its
+/// own actions back) and `Switchyard-Source` (the plugin that emitted it). The body is the
+/// action's payload as JSON.
+struct OutgoingMessage: Sendable, Hashable {
+    /// The header names the bridge writes and reads.
+    enum Header {
+        static let messageID = "Nats-Msg-Id"
+        static let origin = "Switchyard-Origin"
+        static let source = "Switchyard-Source"
+    }
+
+    /// The action's id on this bus.
+    var actionID: UInt64
+    /// The action's type.
+    var type: String
+    /// The subject it is published to.
+    var subject: String
+    /// The encoded header block.
+    var headers: [UInt8]
+    /// The payload as JSON.
+    var payload: [UInt8]
+    /// Whether it was sent before (the connection dropped or the acknowledgement was late),
+    /// so that JetStream calling it a duplicate is expected.
+    var isResend = false
+
+    /// The bytes the server counts against its `max_payload`.
+    var size: Int { headers.count + payload.count }
+
+    /// Encodes `action` for publishing from the bus `origin`.
+    init(action: BusAction, origin: String, mapping: SubjectMapping) {
+        self.init(action: action, origin: origin, subject: mapping.subject(for: action.type))
+    }
+
+    /// Encodes `action` for publishing from the bus `origin` to `subject`, already mapped.
+    init(action: BusAction, origin: String, subject: String) {
+        actionID = action.id
+        type = action.type
+        self.subject = subject
+        headers = NATSHeaders([
+            .init(Header.messageID, "\(origin)-\(action.id)"),
+            .init(Header.origin, origin),
+            .init(Header.source, action.source),
+        ]).encoded
+        var body: [UInt8] = []
+        action.payload.serialize(into: &body)
+        payload = body
+    }
+
+    /// The `HPUB` operation, with `replyTo` when a JetStream acknowledgement is wanted.
+    func encode(replyTo: String?, into output: inout [UInt8]) {
+        NATSCommand.publish(subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &output)
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// One TCP connection to a NATS server, usable from async code without ever blocking a
+/// cooperative thread.
+///
+/// A thread of its own connects, runs the handshake, answers the server's pings, pings a
+/// quiet server, reads and writes; a wake-up pipe lets the bridge's writes and ``close()``
+/// reach it while it polls. Received messages queue up for ``next()``; reading pauses while
+/// more than ``Limits/maximumQueuedBytes`` wait there, so memory stays bounded when the bus
+/// is slower than the server. Writes are accepted between the handshake and ``close()``;
+/// when more than ``Limits/outputHighWater`` bytes wait to be written, ``isCongested`` turns
+/// on until the thread has written them, then ``NATSConnectionEvent/drained`` follows.
+/// The last event is always ``NATSConnectionEvent/closed(_:)``.
+final class NATSConnection: Sendable {
+    /// Bounds on what a connection buffers.
+    struct Limits: Sendable, Hashable {
+        /// Received payload bytes queued for the bridge before reading pauses. Default: 8 MiB.
+        var maximumQueuedBytes = 8 << 20
+        /// Unwritten bytes above which the connection reports congestion. Default: 4 MiB.
+        var outputHighWater = 4 << 20
+        /// How long ``close()`` keeps writing what is buffered. Default: 0.5 seconds.
+        var flushTimeout: Duration = .milliseconds(500)
+    }
+
+    struct State: Sendable {
+        var output: [UInt8] = []
+        var unwritten = 0
+        var congested = false
+        var isOpen = false
+        var closeRequested = false
+        var events: [NATSConnectionEvent] = []
+        var queuedBytes = 0
+        var readPaused = false
+        var flushes = 0
+        var consumer: CheckedContinuation<[NATSConnectionEvent]?, Never>?
+        var endDelivered = false
+        var wakeRetired = false
+        var info: NATSServerInfo?
+    }
+
+    /// The server this connection talks to.
+    let endpoint: NATSEndpoint
+    let limits: Limits
+    private let state = Mutex(State())
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    private init(endpoint: NATSEndpoint, limits: Limits, wakeRead: Int32, wakeWrite: Int32) {
+        self.endpoint = endpoint
+        self.limits = limits
+        self.wakeRead = wakeRead
+        self.wakeWrite = wakeWrite
+    }
+
+    /// Starts connecting to `endpoint` on a thread of its own; the outcome arrives through
+    /// ``next()``.
+    /// - Throws: ``NATSConnectionError/io(_:)`` when the wake-up pipe cannot be created
+    ///   (usually: out of file descriptors).
+    static func open(
+        _ endpoint: NATSEndpoint,
+        options: NATSConnectOptions,
+        timing: NATSClientMachine.Timing = .init(),
+        limits: Limits = .init()
+    ) throws(NATSConnectionError) -> NATSConnection {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { throw .io("cannot create a pipe: \(NATSSocket.errorText(errno))") }
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        }
+        let wakeRead = descriptors[0]
+        let connection = NATSConnection(endpoint: endpoint, limits: limits, wakeRead: wakeRead, wakeWrite: descriptors[1])
+        let thread = Thread {
+            NATSConnectionLoop(connection: connection, options: options, timing: timing, wakeRead: wakeRead).run()
+        }
+        thread.name = "nats-\(endpoint.host):\(endpoint.port)"
+        thread.start()
+        return connection
+    }
+
+    // MARK: The bridge side
+
+    /// The next events, in order, waiting for at least one; `nil` once the closing event
+    /// has been returned, or when the calling task is cancelled.
+    func next() async -> [NATSConnectionEvent]? {
+        if Task.isCancelled { return nil }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[NATSConnectionEvent]?, Never>) in
+                let immediate: [NATSConnectionEvent]?? = state.withLock { state in
+                    if Task.isCancelled { return .some(nil) }
+                    if let events = takeEvents(&state) { return .some(events) }
+                    if state.endDelivered { return .some(nil) }
+                    state.consumer = continuation
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            state.withLock { state in
+                defer { state.consumer = nil }
+                return state.consumer
+            }?.resume(returning: nil)
+        }
+    }
+
+    /// Queues `bytes` (whole protocol operations) for writing; `false` before the handshake
+    /// finished and after the connection closed or began closing.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        return state.withLock { state in
+            guard state.isOpen, !state.closeRequested else { return false }
+            let wasIdle = state.unwritten == 0
+            state.output += bytes
+            state.unwritten += bytes.count
+            if state.unwritten > limits.outputHighWater { state.congested = true }
+            if wasIdle { wake(&state) }
+            return true
+        }
+    }
+
+    /// Asks the server to confirm it processed everything written so far: a ping whose
+    /// answer arrives as ``NATSConnectionEvent/flushed``. Does nothing unless open.
+    func flush() {
+        state.withLock { state in
+            guard state.isOpen, !state.closeRequested else { return }
+            state.flushes += 1
+            wake(&state)
+        }
+    }
+
+    /// Whether more than ``Limits/outputHighWater`` bytes wait to be written.
+    var isCongested: Bool { state.withLock { $0.congested } }
+
+    /// What the server said about itself most recently; `nil` before its `INFO`.
+    var serverInfo: NATSServerInfo? { state.withLock { $0.info } }
+
+    /// Stops accepting writes, writes what is buffered (for at most ``Limits/flushTimeout``)
+    /// and closes; also abandons a connect or handshake in progress.
+    func close() {
+        state.withLock { state in
+            guard !state.closeRequested else { return }
+            state.closeRequested = true
+            state.isOpen = false
+            wake(&state)
+        }
+    }
+
+    private func takeEvents(_ state: inout State) -> [NATSConnectionEvent]? {
+        guard !state.events.isEmpty else { return nil }
+        let events = state.events
+        state.events = []
+        state.queuedBytes = 0
+        if state.readPaused {
+            state.readPaused = false
+            wake(&state)
+        }
+        if case .closed? = events.last { state.endDelivered = true }
+        return events
+    }
+
+    private func wake(_ state: inout State) {
+        guard !state.wakeRetired else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
+    }
+
+    // MARK: The thread side
+
+    /// What the thread may do next: take the bytes to write and the flushes asked for after
+    /// them, and whether to read and close.
+    func plan() -> (output: [UInt8], flushes: Int, readAllowed: Bool, closeRequested: Bool) {
+        state.withLock { state in
+            let output = state.output
+            let flushes = state.flushes
+            state.output = []
+            state.flushes = 0
+            state.readPaused = state.queuedBytes > limits.maximumQueuedBytes
+            return (output, flushes, !state.readPaused, state.closeRequested)
+        }
+    }
+
+    /// Takes the bytes the bridge queued since the last ``plan()``.
+    func takeOutput() -> [UInt8] {
+        state.withLock { state in
+            defer { state.output = [] }
+            return state.output
+        }
+    }
+
+    /// Records `count` bytes the thread queued itself (handshake, pings and pongs).
+    func recordQueued(_ count: Int) {
+        state.withLock { $0.unwritten += count }
+    }
+
+    /// Records that `count` bytes were written; reports ``NATSConnectionEvent/drained`` once
+    /// a congested output is empty.
+    func recordWritten(_ count: Int) {
+        let consumer: (CheckedContinuation<[NATSConnectionEvent]?, Never>, [NATSConnectionEvent])? = state.withLock { state in
+            state.unwritten -= count
+            guard state.congested, state.unwritten == 0 else { return nil }
+            state.congested = false
+            return enqueue([.drained], into: &state)
+        }
+        if let (continuation, events) = consumer { continuation.resume(returning: events) }
+    }
+
+    /// Hands events to the bridge; a `connected` event opens the connection for writes
+    /// first, so the bridge can write as soon as it sees it.
+    func deliver(_ events: [NATSConnectionEvent], info: NATSServerInfo?) {
+        guard !events.isEmpty || info != nil else { return }
+        let consumer: (CheckedContinuation<[NATSConnectionEvent]?, Never>, [NATSConnectionEvent])? = state.withLock { state in
+            if let info { state.info = info }
+            for event in events {
+                if case .connected = event, !state.closeRequested { state.isOpen = true }
+            }
+            return enqueue(events, into: &state)
+        }
+        if let (continuation, events) = consumer { continuation.resume(returning: events) }
+    }
+
+    /// Queues the closing event after the socket was closed, and retires the wake-up pipe.
+    func finish(_ error: NATSConnectionError) {
+        let consumer: (CheckedContinuation<[NATSConnectionEvent]?, Never>, [NATSConnectionEvent])? = state.withLock { state in
+            state.isOpen = false
+            state.wakeRetired = true
+            Glibc.close(wakeRead)
+            Glibc.close(wakeWrite)
+            return enqueue([.closed(error)], into: &state)
+        }
+        if let (continuation, events) = consumer { continuation.resume(returning: events) }
+    }
+
+    private func enqueue(
+        _ events: [NATSConnectionEvent],
+        into state: inout State
+    ) -> (CheckedContinuation<[NATSConnectionEvent]?, Never>, [NATSConnectionEvent])? {
+        for event in events {
+            state.events.append(event)
+            if case .message(let message) = event { state.queuedBytes += message.payload.count + message.subject.utf8.count + 64 }
+        }
+        guard let consumer = state.consumer, let taken = takeEvents(&state) else { return nil }
+        state.consumer = nil
+        return (consumer, taken)
+    }
+}

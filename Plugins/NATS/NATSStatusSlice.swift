@@ -1,0 +1,45 @@
+import Switchyard
+
+/// The plugin's slice of bus state, `state.NAME`, folded from its own actions:
+/// `status` (`connecting` | `connected` | `disconnected`), `url`, `server`, `lastError`,
+/// `failures` (the `NAME/failed` count), `dropped` (actions lost to a full buffer) and
+/// `counters` (as of the last status change).
+enum NATSStatusSlice {
+    /// The slice before any action.
+    static func initial(url: String) -> JSON {
+        [
+            "status": "connecting",
+            "url": .string(url),
+            "server": nil,
+            "lastError": nil,
+            "failures": 0,
+            "dropped": 0,
+            "counters": .emptyObject,
+        ]
+    }
+
+    /// The reducer for the plugin named `name`; it looks only at actions the plugin emitted.
+    static func reducer(name: String) -> @Sendable (inout JSON, BusAction) -> Void {
+        let status = name + "/status"
+        let failed = name + "/failed"
+        let overflow = name + "/overflow"
+        return { slice, action in
+            guard action.source == name else { return }
+            switch action.type {
+            case status:
+                slice["status"] = action.payload["status"] ?? .null
+                if let url = action.payload["url"] { slice["url"] = url }
+                if let server = action.payload["server"] { slice["server"] = server }
+                if let reason = action.payload["reason"] { slice["lastError"] = reason }
+                if let counters = action.payload["counters"] { slice["counters"] = counters }
+            case failed:
+                slice["lastError"] = action.payload["message"] ?? .null
+                slice["failures"] = .integer(Int64((slice["failures"]?.intValue ?? 0) + 1))
+            case overflow:
+                slice["dropped"] = action.payload["dropped"] ?? .null
+            default:
+                break
+            }
+        }
+    }
+}

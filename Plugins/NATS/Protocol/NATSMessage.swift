@@ -1,0 +1,53 @@
+/// A message the server delivered (`MSG` or `HMSG`).
+struct NATSMessage: Sendable, Hashable {
+    /// The subject it was published to.
+    var subject: String
+    /// The id of the subscription that matched it.
+    var sid: String
+    /// Where a reply goes; for JetStream deliveries, the subject that acknowledges it.
+    var replyTo: String?
+    /// The headers of an `HMSG`; `nil` for a `MSG`.
+    var headers: NATSHeaders?
+    /// The payload bytes.
+    var payload: [UInt8]
+    /// Why the header block of an `HMSG` could not be read (then ``headers`` is `nil`): a
+    /// bad header is the publisher's fault and must not end the connection.
+    var headerProblem: NATSProtocolError?
+
+    /// Creates a message.
+    init(
+        subject: String,
+        sid: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil,
+        payload: [UInt8] = [],
+        headerProblem: NATSProtocolError? = nil
+    ) {
+        self.subject = subject
+        self.sid = sid
+        self.replyTo = replyTo
+        self.headers = headers
+        self.payload = payload
+        self.headerProblem = headerProblem
+    }
+
+    /// The status code of a status message (no responders, an expired pull request); `nil`
+    /// for an ordinary message.
+    var status: Int? { headers?.status }
+}
+
+/// One operation a server sends.
+enum NATSServerOperation: Sendable, Hashable {
+    /// `INFO {...}`: the server's description, at connect and when it changes.
+    case info(NATSServerInfo)
+    /// `MSG` or `HMSG`: a message for one of the client's subscriptions.
+    case message(NATSMessage)
+    /// `PING`: the server checks the client is alive; answer with `PONG`.
+    case ping
+    /// `PONG`: the answer to the client's `PING`.
+    case pong
+    /// `+OK`: an acknowledgement in verbose mode.
+    case ok
+    /// `-ERR 'message'`: an error; most close the connection.
+    case error(String)
+}

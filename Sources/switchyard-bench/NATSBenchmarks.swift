@@ -1,0 +1,305 @@
+import Foundation
+import NATSPlugin
+import Switchyard
+
+/// The `nats` benchmark cases: two buses in this process bridged by `nats` plugins through a
+/// real nats-server on 127.0.0.1 (started per measurement, so every run has a fresh store).
+///
+/// `nats.bridge` (core and jetstream): actions dispatched on bus A as fast as it takes them,
+/// per second until bus B reduced them all. `nats.latency` p50 and p99: one action at a time,
+/// from dispatch on A to its arrival on B, in milliseconds. The baseline is a plain NATS
+/// client on the same server: raw publishes of the same payload read back by a subscriber.
+/// Without nats-server (Debian package nats-server) the cases are left out.
+func natsBenchmarks() -> [BenchmarkCase] {
+    guard NATSBenchServer.executable != nil else {
+        print("nats: cases skipped, nats-server is not installed (Debian package nats-server)")
+        return []
+    }
+    let count = 20_000
+    let samples = 1_000
+    return [
+        BenchmarkCase(name: "nats.bridge.core", unit: "actions/s",
+                      measure: { await bridgeThroughput(mode: "core", count: count) },
+                      baseline: { await RawNATS.throughput(count: count) }),
+        BenchmarkCase(name: "nats.bridge.jetstream", unit: "actions/s",
+                      measure: { await bridgeThroughput(mode: "jetstream", count: count) },
+                      baseline: { await RawNATS.throughput(count: count) }),
+        BenchmarkCase(name: "nats.latency.p50", unit: "ms", higherIsBetter: false,
+                      measure: { await bridgeLatency(samples: samples, quantile: 0.5) },
+                      baseline: { await RawNATS.latency(samples: samples, quantile: 0.5) }),
+        BenchmarkCase(name: "nats.latency.p99", unit: "ms", higherIsBetter: false,
+                      measure: { await bridgeLatency(samples: samples, quantile: 0.99) },
+                      baseline: { await RawNATS.latency(samples: samples, quantile: 0.99) }),
+    ]
+}
+
+/// A payload of the size of a location fix.
+private let fixPayload: JSON = ["device": "truck-a", "mode": 3, "lat": 48.8584, "lon": 2.2945, "speed": 12.5, "track": 271.3]
+
+/// Runs `body` with buses A and B bridged through a fresh server, both connected; 0 when
+/// anything fails.
+private func withBridgedBuses(mode: String, _ body: (Bus, Bus) async -> Double) async -> Double {
+    guard let server = NATSBenchServer() else { return 0 }
+    defer { server.stop() }
+    var registry = PluginRegistry()
+    registry.register(NATSPlugin.self)
+    func bus(_ name: String) -> Bus? {
+        let text = """
+            {"bus": {"name": "\(name)", "inboxCapacity": 16384}, "plugins": [{"name": "nats", "kind": "nats", "url": "\(server.url)",
+             "mode": "\(mode)", "publish": "bench/*", "subscribe": "switchyard.bench.>", "bufferSize": 100000}]}
+            """
+        guard let configuration = try? BusConfiguration.parse(text, file: "bench", environment: [:], registry: registry) else { return nil }
+        return try? Bus(configuration: configuration, registry: registry, log: LogSink(minimumLevel: .warning))
+    }
+    guard let a = bus("bench-a"), let b = bus("bench-b") else { return 0 }
+    let running = [Task { try await a.run() }, Task { try await b.run() }]
+    defer { for task in running { task.cancel() } }
+    for bus in [a, b] {
+        for await state in bus.states where state["nats"]?["status"] == "connected" { break }
+    }
+    // Core NATS may lose a message; rather than wait forever, a stopped bus ends the
+    // measurement (its figure is then meaningless, and says so by being tiny).
+    let watchdog = Task {
+        try await Task.sleep(for: .seconds(60))
+        print("nats: a measurement took over 60 s; stopping it")
+        a.stop()
+        b.stop()
+    }
+    defer { watchdog.cancel() }
+    let figure = await body(a, b)
+    for (bus, task) in zip([a, b], running) {
+        bus.stop()
+        _ = await task.result
+    }
+    return figure
+}
+
+private func bridgeThroughput(mode: String, count: Int) async -> Double {
+    await withBridgedBuses(mode: mode) { a, b in
+        let arrivals = b.actions(matching: TypePattern("bench/tick") ?? .all, bufferSize: 8192)
+        return await throughput(count: count) {
+            async let received: Void = {
+                var seen = 0
+                for await _ in arrivals {
+                    seen += 1
+                    if seen == count { return }
+                }
+            }()
+            for _ in 0..<count {
+                let action = BusAction(type: "bench/tick", payload: fixPayload, source: "bench")
+                if !a.send(action) { await a.dispatch(action) }
+            }
+            await received
+        }
+    }
+}
+
+private func bridgeLatency(samples: Int, quantile: Double) async -> Double {
+    await withBridgedBuses(mode: "core") { a, b in
+        var arrivals = b.actions(matching: TypePattern("bench/ping") ?? .all).makeAsyncIterator()
+        let clock = ContinuousClock()
+        var latencies: [Duration] = []
+        for _ in 0..<samples {
+            let start = clock.now
+            await a.dispatch(BusAction(type: "bench/ping", payload: fixPayload, source: "bench"))
+            guard await arrivals.next() != nil else { break }
+            latencies.append(start.duration(to: clock.now))
+        }
+        return milliseconds(percentile(latencies, quantile))
+    }
+}
+
+private func percentile(_ values: [Duration], _ quantile: Double) -> Duration {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .zero }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * quantile).rounded(.down)))]
+}
+
+private func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// A nats-server with JetStream on a free port and a store of its own, for one measurement.
+private final class NATSBenchServer: Sendable {
+    static let executable: String? = {
+        let candidates: [String] = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
+        return candidates.first { access($0, X_OK) == 0 }
+    }()
+
+    let port: Int
+    private let process: Process
+    private let store: URL
+
+    init?() {
+        guard let executable = Self.executable, let port = RawNATS.freePort() else { return nil }
+        self.port = port
+        store = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-bench-nats-\(UUID().uuidString)")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", store.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        for _ in 0..<500 where RawNATS.connect(port: port).map({ close($0); return false }) ?? true {
+            usleep(10_000)
+        }
+    }
+
+    var url: String { "nats://127.0.0.1:\(port)" }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: store)
+    }
+}
+
+/// The baseline: a plain client on blocking sockets, on threads of its own. One connection
+/// with echo on subscribes to `bench.raw` and reads back what it publishes there.
+private enum RawNATS {
+    static func throughput(count: Int) async -> Double {
+        await onThread { session in
+            var payload: [UInt8] = []
+            fixPayload.serialize(into: &payload)
+            let message = Array("PUB bench.raw \(payload.count)\r\n".utf8) + payload + [13, 10]
+            let chunk = Array((0..<100).map { _ in message }.joined())
+            let descriptor = session.descriptor
+            let clock = ContinuousClock()
+            let start = clock.now
+            let writer = Thread {
+                for _ in 0..<(count / 100) { RawNATS.write(chunk, to: descriptor) }
+            }
+            writer.start()
+            for _ in 0..<count where !session.readMessage() { return 0 }
+            let elapsed = start.duration(to: clock.now)
+            return Double(count) / max(milliseconds(elapsed) / 1000, 1e-9)
+        }
+    }
+
+    static func latency(samples: Int, quantile: Double) async -> Double {
+        await onThread { session in
+            var payload: [UInt8] = []
+            fixPayload.serialize(into: &payload)
+            let message = Array("PUB bench.raw \(payload.count)\r\n".utf8) + payload + [13, 10]
+            let clock = ContinuousClock()
+            var latencies: [Duration] = []
+            for _ in 0..<samples {
+                let start = clock.now
+                session.write(message)
+                guard session.readMessage() else { return 0 }
+                latencies.append(start.duration(to: clock.now))
+            }
+            return milliseconds(percentile(latencies, quantile))
+        }
+    }
+
+    /// Writes all of `bytes`, blocking; stops early when the connection fails.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Runs `body` on a thread with a connected session to a fresh server; 0 when that fails.
+    private static func onThread(_ body: @escaping @Sendable (RawSession) -> Double) async -> Double {
+        guard let server = NATSBenchServer() else { return 0 }
+        defer { server.stop() }
+        return await withCheckedContinuation { continuation in
+            Thread {
+                guard let session = RawSession(port: server.port) else { return continuation.resume(returning: 0) }
+                continuation.resume(returning: body(session))
+                close(session.descriptor)
+            }.start()
+        }
+    }
+
+    static func connect(port: Int) -> Int32? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            close(descriptor)
+            return nil
+        }
+        var enabled: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        return descriptor
+    }
+
+    static func freePort() -> Int? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
+}
+
+/// One blocking connection of the baseline client: it reads whole `MSG`s and answers pings.
+private final class RawSession {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    init?(port: Int) {
+        guard let descriptor = RawNATS.connect(port: port) else { return nil }
+        self.descriptor = descriptor
+        write(Array("CONNECT {\"verbose\":false,\"echo\":true}\r\nSUB bench.raw 1\r\nPING\r\n".utf8))
+        while let line = readLine(), line != "PONG" {}
+    }
+
+    func write(_ bytes: [UInt8]) {
+        RawNATS.write(bytes, to: descriptor)
+    }
+
+    /// Reads up to the next message and skips its payload; `false` when the connection ended.
+    func readMessage() -> Bool {
+        while let line = readLine() {
+            if line == "PING" { write(Array("PONG\r\n".utf8)) }
+            guard line.hasPrefix("MSG "), let size = line.split(separator: " ").last.flatMap({ Int($0) }) else { continue }
+            guard fill(size + 2) else { return false }
+            start += size + 2
+            return true
+        }
+        return false
+    }
+
+    private func readLine() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 10) {
+                let line = String(decoding: buffer[start..<newline].filter { $0 != 13 }, as: UTF8.self)
+                start = newline + 1
+                return line
+            }
+            guard fill(buffer.count - start + 1) else { return nil }
+        }
+    }
+
+    /// Reads until at least `count` unread bytes are buffered; `false` at the end of the stream.
+    private func fill(_ count: Int) -> Bool {
+        if start > 1 << 16 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while buffer.count - start < count {
+            let read = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard read > 0 else { return false }
+            buffer += chunk[0..<read]
+        }
+        return true
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// A real `nats-server` with JetStream, started by a test on a free port with its own store
+/// directory, and stopped (or restarted on the same port and store) when the test says.
+final class NATSServer: Sendable {
+    /// Where `nats-server` is installed, if it is.
+    static let executable: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
+            + path.split(separator: ":").map { "\($0)/nats-server" }
+        return candidates.first { access($0, X_OK) == 0 }
+    }()
+
+    /// Suites that start a server run only where it is installed, or where `CI` is set (and
+    /// then fail without it).
+    static let requirement = Testing.ConditionTrait.enabled(
+        if: executable != nil || ProcessInfo.processInfo.environment["CI"] != nil,
+        "needs nats-server (Debian package nats-server)"
+    )
+
+    struct MissingServer: Error, CustomStringConvertible {
+        var description: String { "nats-server is not installed (Debian package nats-server)" }
+    }
+
+    let port: Int
+    let directory: TemporaryDirectory
+    private let arguments: [String]
+    private let process = Mutex<Process?>(nil)
+    private let output = CapturedBytes()
+
+    /// Starts a server; `arguments` are added to `-js -a 127.0.0.1 -p PORT -sd DIR`.
+    init(arguments: [String] = []) async throws {
+        port = try Self.freePort()
+        directory = try TemporaryDirectory()
+        self.arguments = arguments
+        try await start()
+    }
+
+    /// `nats://127.0.0.1:PORT`.
+    var url: String { "nats://127.0.0.1:\(port)" }
+
+    /// What the server wrote to stderr.
+    var log: String { output.text }
+
+    /// Starts the server and waits until it accepts connections.
+    func start() async throws {
+        guard let executable = Self.executable else { throw MissingServer() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", directory.url.appendingPathComponent("store").path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = self.output
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            output.append(handle.availableData)
+        }
+        try process.run()
+        self.process.withLock { $0 = process }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(15))
+        while ContinuousClock.now < deadline {
+            if Self.accepts(port: port) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("nats-server did not accept connections within 15 s:\n\(log)")
+    }
+
+    /// Stops the server with SIGTERM and waits for it to exit.
+    func stop() async {
+        guard let process = self.process.withLock({ process in
+            defer { process = nil }
+            return process
+        }) else { return }
+        process.terminate()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if let process = process.withLock({ $0 }), process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// A port nothing listens on right now.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func accepts(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}

@@ -6,8 +6,8 @@ import Synchronization
 /// The `bus` benchmark cases, measured on the real `switchyard` process.
 ///
 /// Each case starts `.build/release/switchyard` (next to this program; build it first with
-/// `swift build -c release`, or name another with `SWITCHYARD_EXECUTABLE`) on a temporary copy of
-/// `Config/default.json` whose data directory is temporary too, and talks to its control socket.
+/// `swift build -c release`, or name another with `SWITCHYARD_EXECUTABLE`) on a copy of
+/// `Config/default.json` whose data directory is temporary, and talks to its control socket.
 ///
 /// - `bus.control-latency.p50` / `.p99`: one client dispatches an action, a second client
 ///   watching that type receives it; the figure is the time from writing the request to
@@ -166,16 +166,12 @@ private final class BenchBus: Sendable {
         }
         var template = Array("/tmp/sy-bench-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template))
-        // The default configuration, with its data directory moved into the temporary one.
-        let config = """
-            {"bus": {"name": "bench", "dataDirectory": "\(directory)/data"},
-             "plugins": [{"name": "clock", "kind": "timer", "interval": 1, "type": "clock/tick"},
-                         {"name": "log", "kind": "logger", "format": "text", "actions": "*"}]}
-            """
-        _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
+        _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: defaultConfiguration(dataDirectory: directory + "/data"))
         let process = Process()
         process.executableURL = executable
         process.arguments = ["run", directory + "/config.json"]
+        // The package root, so the default configuration's relative paths (its GPX route) resolve.
+        process.currentDirectoryURL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
@@ -191,6 +187,24 @@ private final class BenchBus: Sendable {
         }
         Thread.sleep(forTimeInterval: 0.2)
         return BenchBus(directory: directory, process: process, idleMB: residentMegabytes(of: process.processIdentifier))
+    }
+
+    /// `Config/default.json` (run the bench from the package root, as `swift run` does) with its
+    /// data directory moved to `dataDirectory`; without it, a timer and a logger.
+    private static func defaultConfiguration(dataDirectory: String) -> Data {
+        if let data = FileManager.default.contents(atPath: "Config/default.json"),
+           var document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            var bus = document["bus"] as? [String: Any] ?? [:]
+            bus["dataDirectory"] = dataDirectory
+            document["bus"] = bus
+            if let rewritten = try? JSONSerialization.data(withJSONObject: document) { return rewritten }
+        }
+        print("switchyard-bench: Config/default.json not found here; the bus runs a timer and a logger instead")
+        return Data("""
+            {"bus": {"name": "bench", "dataDirectory": "\(dataDirectory)"},
+             "plugins": [{"name": "clock", "kind": "timer", "interval": 1, "type": "clock/tick"},
+                         {"name": "log", "kind": "logger", "format": "text", "actions": "*"}]}
+            """.utf8)
     }
 
     var residentMB: Double { residentMegabytes(of: process.processIdentifier) }

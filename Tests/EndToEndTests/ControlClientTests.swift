@@ -5,8 +5,7 @@ import Testing
 /// find the bus or say there is none.
 @Suite(.serialized)
 struct ControlClientTests {
-    /// `send` prints the reply with the action's id; `tail --json` shows it; `state` and
-    /// `stats` answer; every command exits 0.
+    /// `send`, `tail --json`, `state` and `stats` work against a running bus and exit 0.
     @Test func clientsTalkToARunningBus() async throws {
         let bus = try await RunningBus.start(plugins: #"[{"name": "clock", "kind": "timer", "interval": 60}]"#)
         let tail = try SwitchyardProcess(["tail", "demo/*", "--json", "--config", bus.configPath], directory: bus.directory.url)
@@ -53,8 +52,7 @@ struct ControlClientTests {
         #expect(await bus.stop() == 0)
     }
 
-    /// An error reply exits 1 with its code; a bad command line exits 2; no bus exits 1 and
-    /// says how to start one.
+    /// Error replies and a missing bus exit 1, a bad command line exits 2.
     @Test func exitCodes() async throws {
         let bus = try await RunningBus.start()
         let invalid = try await bus.client(["send", "Not-A-Type"])
@@ -77,8 +75,7 @@ struct ControlClientTests {
         #expect(none.stderr.contains("switchyard run"))
     }
 
-    /// A second bus on the same data directory is refused while the first lives; after the
-    /// first is killed, its stale socket is replaced.
+    /// A second bus on a live bus's data directory is refused; a killed bus's socket is replaced.
     @Test func oneBusPerDataDirectoryAndStaleSocket() async throws {
         let bus = try await RunningBus.start()
         let second = try SwitchyardProcess(["run", bus.configPath], directory: bus.directory.url)

@@ -9,8 +9,7 @@ struct ControlReloadTests {
         return object(stats.stdout)["plugins"] as? [[String: Any]] ?? []
     }
 
-    /// A valid new file adds, removes and restarts plugins by name and keeps the unchanged
-    /// ones running; an invalid one keeps everything, and the log says why.
+    /// SIGHUP applies a valid file by plugin name and keeps everything for an invalid one.
     @Test func sighupAppliesTheNewConfiguration() async throws {
         let bus = try await RunningBus.start(plugins: """
             [{"name": "keep", "kind": "timer", "interval": 0.05, "type": "keep/tick"},

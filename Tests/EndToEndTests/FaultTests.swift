@@ -6,13 +6,13 @@ import Testing
 /// hostile input, and a watcher that never reads.
 @Suite(.serialized)
 struct FaultTests {
-    /// `kill -9` while clients dispatch: after a restart, every acknowledged action is in the
-    /// journal with the id it was acknowledged with, the state is the one the journaled actions
-    /// give, and the sequence continues after them.
-    ///
-    /// The state comes from a network-fetch plugin's slice, which its own `fetch/loaded`
-    /// actions set (the clients send them with `"source": "fetch"`); it never fetches.
+    /// `kill -9` during dispatching loses no acknowledged action, and the state is the journal's.
     @Test func killDuringDispatchLosesNothingAcknowledged() async throws {
+        // After the restart every acknowledged action must be in the journal with the id it
+        // was acknowledged with, the state must be the one the journaled actions give, and the
+        // sequence must continue after them. The state is a network-fetch plugin's slice, set
+        // by its own `fetch/loaded` actions (the clients send them with `"source": "fetch"`);
+        // the plugin never fetches.
         let bus = try await RunningBus.start(
             bus: #"{"name": "fault", "journal": {"fsync": "always", "snapshotEvery": 300}}"#,
             plugins: """
@@ -81,8 +81,7 @@ struct FaultTests {
         #expect(state["updatedAt"] as? String == lastLoaded?["time"] as? String)
     }
 
-    /// A plugin that fails again and again is restarted with growing backoff, `bus/plugin-failed`
-    /// shows in `tail`, and the other plugins keep working.
+    /// A failing plugin restarts with growing backoff, shows in `tail`, and others keep working.
     @Test func failingPluginRestartsWithBackoff() async throws {
         let bus = try await RunningBus.start(plugins: """
             [{"name": "crasher", "kind": "exec", "command": "/bin/sh", "args": ["-c", "exit 3"],
@@ -126,8 +125,7 @@ struct FaultTests {
         return plugins.first { $0["name"] as? String == "clock" }?["emitted"] as? Int ?? 0
     }
 
-    /// Fifty clients dispatching ten thousand actions each: every acknowledged action reaches
-    /// a watcher, with its acknowledged id, in order per client.
+    /// Fifty clients × 10,000 actions: a watcher sees every acknowledged one, in order per client.
     @Test(.timeLimit(.minutes(3))) func fiftyClientsTenThousandActionsEach() async throws {
         let bus = try await RunningBus.start(bus: #"{"name": "load", "inboxCapacity": 16384}"#)
         bus.yieldCPU()
@@ -220,8 +218,7 @@ struct FaultTests {
         return (id, c, n)
     }
 
-    /// A flood of malformed and oversized lines gets error replies, keeps the bus answering,
-    /// and leaves its memory where it was after the first round.
+    /// A flood of malformed and oversized lines gets error replies and leaves the bus healthy.
     @Test func floodOfBadLinesKeepsTheBusHealthy() async throws {
         let bus = try await RunningBus.start()
         bus.yieldCPU()

@@ -17,8 +17,7 @@ struct JournalCommandTests {
         try FileManager.default.contentsOfDirectory(atPath: bus.dataPath + "/journal").filter { $0.hasPrefix("segment-") }.sorted()
     }
 
-    /// `show` prints every action in order, `verify` accepts the journal, `compact` trims it
-    /// to the latest snapshot, and a restart continues the sequence.
+    /// `show`, `verify` and `compact` work on a bus's journal, and a restart continues the sequence.
     @Test func showVerifyCompact() async throws {
         let bus = try await RunningBus.start(bus: #"{"name": "journal", "journal": {"snapshotEvery": 5}}"#)
         try await run(bus, actions: 12)
@@ -47,8 +46,7 @@ struct JournalCommandTests {
         #expect(await restarted.stop() == 0)
     }
 
-    /// A damaged segment is named with its line and byte offset by `verify`, and the bus
-    /// refuses to start on it instead of skipping it.
+    /// A damaged segment is reported with its line and byte offset, and the bus refuses to start.
     @Test func corruptSegmentIsReportedAndRefused() async throws {
         let bus = try await RunningBus.start(bus: #"{"name": "journal", "journal": {"snapshotEvery": 1000}}"#)
         try await run(bus, actions: 5)
@@ -76,8 +74,7 @@ struct JournalCommandTests {
         #expect(refused.stderr.contains("switchyard journal verify"))
     }
 
-    /// A torn last line (an append cut short) is dropped on start with a warning; nothing
-    /// else is lost.
+    /// A torn last line is dropped on start with a warning, and nothing else is lost.
     @Test func tornLastLineIsTolerated() async throws {
         let bus = try await RunningBus.start(bus: #"{"name": "journal", "journal": {"snapshotEvery": 1000}}"#)
         try await run(bus, actions: 3)

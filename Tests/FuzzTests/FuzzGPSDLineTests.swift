@@ -66,8 +66,7 @@ struct FuzzGPSDLineTests {
         #expect(classified.keys.sorted() == ["ignored", "malformed", "notJSON", "report"])
     }
 
-    /// A stream cut at random points frames into the same lines as the whole stream, and the
-    /// framer never holds more than a line's limit.
+    /// Framing is bounded and does not depend on where the stream is cut.
     @Test(.timeLimit(.minutes(1))) func framingIsBoundedAndIgnoresChunks() {
         var generator = SplitMix(seed: 0xF4A3)
         for _ in 0..<400 {

@@ -80,8 +80,7 @@ struct ControlProtocolTests {
         }
     }
 
-    /// Lines are split on newlines, CRLF and blank lines are handled, and a last unterminated
-    /// line counts at the end of input.
+    /// Lines split on newlines with CRLF and blank lines handled, and a last unterminated one counted.
     @Test func lineFraming() {
         var reader = LineReader(maximumLength: 100)
         feed(&reader, "a\r\n\n")
@@ -98,8 +97,7 @@ struct ControlProtocolTests {
         #expect(reader.isFinished)
     }
 
-    /// A line over the limit is reported once, its bytes are dropped up to the next newline,
-    /// and what follows is read normally; memory stays at the limit.
+    /// A line over the limit is reported once and dropped up to its newline; memory stays bounded.
     @Test func oversizedLinesAreDiscarded() {
         var reader = LineReader(maximumLength: 8)
         feed(&reader, "0123456789")
@@ -171,8 +169,7 @@ struct ControlProtocolTests {
         #expect(session.nextStep() == nil)
     }
 
-    /// Consecutive dispatches go out together; what follows them waits for their replies,
-    /// errors included, so replies keep request order.
+    /// Consecutive dispatches go out together; anything after them waits, so replies keep order.
     @Test func sessionPipelinesDispatches() {
         var session = ControlSession(maximumLineLength: 1024)
         let dispatch = #"{"op":"dispatch","action":{"type":"a/b"}}"# + "\n"
@@ -200,8 +197,7 @@ struct ControlProtocolTests {
         }
     }
 
-    /// A dispatch that waits for room in the bus holds the next dispatches back, so none
-    /// overtakes it.
+    /// A dispatch waiting for room in the bus holds the next ones back, so none overtakes it.
     @Test func sessionSerializesAfterAFullInbox() {
         var session = ControlSession(maximumLineLength: 1024)
         let dispatch = #"{"op":"dispatch","action":{"type":"a/b"}}"# + "\n"
@@ -258,8 +254,7 @@ struct ControlProtocolTests {
         #expect(!session.wantsInput(readAhead: 100))
     }
 
-    /// A session stops wanting input once enough is read ahead, unless only more input can
-    /// complete a line.
+    /// A session stops reading ahead at its limit unless only more input can complete a line.
     @Test func sessionReadAhead() {
         var session = ControlSession(maximumLineLength: 1 << 20)
         receive(&session, #"{"op":"dispatch","action":{"type":"a/b"}}"# + "\n" + String(repeating: " ", count: 200))

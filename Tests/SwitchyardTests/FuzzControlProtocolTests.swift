@@ -26,8 +26,7 @@ struct FuzzControlProtocolTests {
         }
     }
 
-    /// Mutations of real requests parse to a request that survives a round trip through its
-    /// JSON form, or to an error.
+    /// Mutated requests parse to an error, or to a request that survives a JSON round trip.
     @Test(.timeLimit(.minutes(1))) func mutatedRequests() {
         var generator = SeededGenerator(seed: 0x5EED_0C71)
         for round in 0..<30_000 {
@@ -39,9 +38,7 @@ struct FuzzControlProtocolTests {
         }
     }
 
-    /// A session fed random input in random pieces, with dispatches answered at random, never
-    /// holds more than its read-ahead plus one piece, hands out exactly one step per framed
-    /// line, and finishes once every dispatch is answered.
+    /// A session fed random pieces stays bounded, gives one step per line, and finishes.
     @Test(.timeLimit(.minutes(1))) func sessionsUnderRandomInput() {
         var generator = SeededGenerator(seed: 0x5E55_1011)
         for _ in 0..<300 {

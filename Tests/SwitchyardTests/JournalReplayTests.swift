@@ -25,8 +25,7 @@ struct JournalReplayTests {
         CounterPlugin.seen.withLock { $0[plugin] ?? 0 }
     }
 
-    /// A restarted bus has the state it stopped with, continues the sequence, and its plugins
-    /// are not handed the replayed actions.
+    /// A restart restores the state, continues the sequence, and hands no plugin a replayed action.
     @Test func restartRestoresStateAndContinuesSequence() async throws {
         let directory = try JournalTestDirectory()
         let first = try makeBus(directory, plugin: "restart-a")
@@ -53,8 +52,7 @@ struct JournalReplayTests {
         #expect(seen("restart-a") - before == 1)
     }
 
-    /// What the journal holds on disk after acknowledged dispatches, with no clean stop (as a
-    /// `kill -9` leaves it), restores to the acknowledged state.
+    /// The files a `kill -9` would leave after acknowledged dispatches restore the acknowledged state.
     @Test func crashKeepsEveryAcknowledgedAction() async throws {
         let directory = try JournalTestDirectory()
         let bus = try makeBus(directory, plugin: "crash-a", journal: #"{"fsync": "always", "snapshotEvery": 7}"#)
@@ -73,8 +71,7 @@ struct JournalReplayTests {
         #expect(restored.currentState.value(atPath: "crash-a.count") == 40)
     }
 
-    /// Snapshots are written every `snapshotEvery` actions, only the newest two are kept, and
-    /// the journal verifies.
+    /// Snapshots come every `snapshotEvery` actions, the newest two are kept, and the journal verifies.
     @Test func snapshotsAreWrittenAndPruned() async throws {
         let directory = try JournalTestDirectory()
         let bus = try makeBus(directory, plugin: "snap-a", journal: #"{"fsync": "interval", "snapshotEvery": 10}"#)
@@ -133,8 +130,7 @@ struct JournalReplayTests {
         #expect(first.currentState["lock-a"] != nil)
     }
 
-    /// A snapshot from a configuration with other plugins keeps only the slices of plugins
-    /// the bus still has, and starts new ones from their initial value.
+    /// A snapshot keeps the slices of plugins the bus still has and starts new ones from scratch.
     @Test func snapshotAdoptsCurrentSlices() {
         let counter = CounterPlugin.self
         let slice = try? counter.init(name: "kept", settings: PluginSettings(PluginDeclaration(name: "kept", kind: "counter", path: "plugins[0]"))).slice
@@ -146,8 +142,7 @@ struct JournalReplayTests {
         #expect(adopted == ["kept": ["total": 9], "fresh": slice.initial])
     }
 
-    /// A journal that can no longer write stops the bus instead of running without durability,
-    /// and says why.
+    /// A journal that can no longer write stops the bus, and the log says why.
     @Test(.timeLimit(.minutes(1))) func journalFailureStopsTheBus() async throws {
         let directory = try JournalTestDirectory()
         let log = LogCollector()

@@ -172,8 +172,7 @@ struct JournalTests {
         }
     }
 
-    /// The writer rotates after a snapshot becomes due, hands the due snapshot out once, and
-    /// keeps the sequence across segments.
+    /// The writer rotates at a due snapshot, hands it out once, and keeps the sequence across segments.
     @Test func writerRotatesAtSnapshots() throws {
         let directory = try JournalTestDirectory()
         try makeJournal(directory)
@@ -193,8 +192,7 @@ struct JournalTests {
         #expect(report.firstSequence == 1 && report.lastSequence == 5)
     }
 
-    /// Compaction removes what the latest snapshot covers and keeps the newest segment; a
-    /// restore afterwards gives the same state.
+    /// Compaction removes what the latest snapshot covers; a restore afterwards gives the same state.
     @Test func compactionKeepsWhatRestoreNeeds() throws {
         let directory = try JournalTestDirectory()
         try makeJournal(directory)

@@ -32,8 +32,7 @@ struct ReloadTests {
         #expect(plan.droppedSlices.isEmpty)
     }
 
-    /// A running bus stops removed plugins, starts added ones, restarts changed ones with their
-    /// new settings, keeps the others, and tells everyone with `bus/reloaded`.
+    /// A running bus removes, adds and restarts plugins by name, keeps the rest, and says `bus/reloaded`.
     @Test func reloadSwapsPlugins() async throws {
         let registry = journalRegistry()
         let first = try BusConfiguration.parse("""
@@ -102,8 +101,7 @@ struct ReloadTests {
         try await running.value
     }
 
-    /// Settings that cannot change while the bus runs (name, data directory, inbox) are kept
-    /// and reported.
+    /// Settings that cannot change while the bus runs (name, data directory, inbox) are kept.
     @Test func dataDirectoryIsKept() async throws {
         let directory = try JournalTestDirectory()
         let registry = journalRegistry()

@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"]),
     ] + pluginTargets,
     swiftLanguageModes: [.v6]
 )

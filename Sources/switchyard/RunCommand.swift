@@ -11,13 +11,26 @@ struct RunCommand {
     func run() async -> ExitStatus {
         let registry = BuiltInPlugins.registry
         let environment = ProcessInfo.processInfo.environment
-        let bus: Bus
+        let configuration: BusConfiguration
         do {
-            let configuration = try BusConfiguration.load(contentsOf: path, environment: environment, registry: registry)
-            bus = try Bus(configuration: configuration, registry: registry)
+            configuration = try BusConfiguration.load(contentsOf: path, environment: environment, registry: registry)
         } catch {
             Output.error(error.description)
             return .invalidConfiguration
+        }
+        let bus: Bus
+        do {
+            bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
+        } catch let error as ConfigurationError {
+            Output.error(error.description)
+            return .invalidConfiguration
+        } catch let error as JournalError where error.isCorruption {
+            Output.error("switchyard: error: \(error)\nThe bus does not start on a damaged journal. Inspect it with "
+                + "`switchyard journal verify --config \(path)`, then cut the segment at the byte named above or move the journal away.")
+            return .failure
+        } catch {
+            Output.error("switchyard: error: \(error)")
+            return .failure
         }
         let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry)
         signals.setHandler { signal in reactions.handle(signal) }
@@ -45,6 +58,7 @@ final class SignalReactions: Sendable {
     private let configurationPath: String
     private let registry: PluginRegistry
     private let stopSignals = StopSignalCount()
+    private let reloads = SerialTasks()
 
     init(bus: Bus, configurationPath: String, registry: PluginRegistry) {
         self.bus = bus
@@ -78,12 +92,38 @@ final class SignalReactions: Sendable {
         }
     }
 
+    /// Validates the file anew and, when it is valid, swaps it in. Reloads run one after
+    /// another, in the order the signals came.
     private func reload() {
+        let configuration: BusConfiguration
         do {
-            let configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
-            Output.error("switchyard: info: SIGHUP: \(configurationPath) is valid (\(configuration.plugins.count) plugin(s)); the running configuration is kept until restart")
+            configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
         } catch {
             Output.error("switchyard: warning: SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
+            return
+        }
+        Output.error("switchyard: info: SIGHUP: reloading \(configurationPath)")
+        reloads.enqueue { [bus] in
+            do {
+                try await bus.reload(configuration)
+            } catch {
+                Output.error("switchyard: warning: SIGHUP: keeping the running configuration: \(error)")
+            }
+        }
+    }
+}
+
+/// Runs async work one piece after another, in the order it was enqueued.
+private final class SerialTasks: Sendable {
+    private let last = Mutex<Task<Void, Never>?>(nil)
+
+    func enqueue(_ work: @escaping @Sendable () async -> Void) {
+        last.withLock { last in
+            let previous = last
+            last = Task {
+                await previous?.value
+                await work()
+            }
         }
     }
 }

@@ -7,14 +7,24 @@ struct SwitchyardCommand {
     static let defaultConfiguration = "Config/default.json"
 
     static let usage = """
-        usage: switchyard [run [CONFIG]]     run the bus (CONFIG defaults to \(defaultConfiguration))
-               switchyard validate CONFIG    check a configuration and exit (0 valid, 78 invalid)
-               switchyard plugins            list the plugin kinds and their settings
+        usage: switchyard [run [CONFIG]]       run the bus (CONFIG defaults to \(defaultConfiguration))
+               switchyard validate CONFIG      check a configuration and exit (0 valid, 78 invalid)
+               switchyard plugins              list the plugin kinds and their settings
+               switchyard send TYPE [JSON]     dispatch an action to a running bus; prints its id
+               switchyard state [PATH]         print the running bus's state (or the part at PATH)
+               switchyard tail [PATTERN]       print actions as they happen (--json: one JSON object each)
+               switchyard stats                print the running bus's counters (--json: as JSON)
+               switchyard journal show|verify|compact
+                                               print, check or trim the journal of a data directory
                switchyard --help | --version
 
+        Clients find the bus with --socket PATH, or --config FILE (its bus.dataDirectory), or else
+        Config/default.json; journal commands take --config FILE or --data-directory DIR.
+
         Signals: SIGTERM/SIGINT stop the bus gracefully (exit 0; a second one exits at once);
-        SIGHUP validates the configuration anew and keeps the running one if the new one is invalid.
-        Exit codes: 0 success, 1 failure, 2 usage, 78 invalid configuration.
+        SIGHUP reloads the configuration: plugins are added, removed or restarted as it says, and
+        an invalid configuration keeps the running one (the log says why).
+        Exit codes: 0 success, 1 failure (an error reply, or no bus), 2 usage, 78 invalid configuration.
         """
 
     let arguments: [String]
@@ -34,6 +44,32 @@ struct SwitchyardCommand {
             guard arguments.isEmpty else { return usageError("plugins takes no arguments") }
             Output.out(PluginsCommand.listing(BuiltInPlugins.registry))
             return .success
+        case "send", "state", "tail", "stats":
+            let options: ClientOptions
+            do {
+                options = try ClientOptions(arguments, allowed: ["--socket", "--config", "--json"])
+            } catch {
+                return usageError(error.message)
+            }
+            // A client ends on SIGINT or SIGTERM; for tail that is the usual way to stop.
+            signals.setHandler { signal in
+                if signal != SIGHUP { exit(command == "tail" ? ExitStatus.success.rawValue : ExitStatus.failure.rawValue) }
+            }
+            return await onThread {
+                switch command {
+                case "send": ClientCommand.send(options)
+                case "state": ClientCommand.state(options)
+                case "tail": ClientCommand.tail(options)
+                default: ClientCommand.stats(options)
+                }
+            }
+        case "journal":
+            do {
+                let options = try ClientOptions(arguments, allowed: ["--config", "--data-directory"])
+                return await onThread { JournalCommand.run(options) }
+            } catch {
+                return usageError(error.message)
+            }
         case "--help", "-h", "help":
             Output.out(Self.usage)
             return .success
@@ -49,7 +85,12 @@ struct SwitchyardCommand {
     }
 
     private func usageError(_ message: String) -> ExitStatus {
-        Output.error("switchyard: \(message)\n\n\(Self.usage)")
+        Self.usageError(message)
+    }
+
+    /// Prints `message` and the usage on stderr; the exit status for a wrong command line.
+    static func usageError(_ message: String) -> ExitStatus {
+        Output.error("switchyard: \(message)\n\n\(usage)")
         return .usage
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SwitchyardStreams
 
 /// The bus: a store of JSON slices with dynamic actions, and the plugins a configuration names,
@@ -10,16 +11,20 @@ import SwitchyardStreams
 /// `bus/stopping`, stops the plugins in reverse order within the configured stop timeout, and
 /// returns.
 ///
+/// Built with ``init(configuration:registry:services:clock:log:)``, the bus also keeps its
+/// data directory: it journals every reduced action (restoring its state from the journal when
+/// built) and serves the control socket while it runs.
+///
 /// ```swift
 /// var registry = PluginRegistry()
 /// registry.register(Heartbeat.self)
 /// let configuration = try BusConfiguration.load(contentsOf: "Config/app.json",
 ///     environment: ProcessInfo.processInfo.environment, registry: registry)
-/// let bus = try Bus(configuration: configuration, registry: registry)
+/// let bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
 /// try await bus.run()
 /// ```
 public final actor Bus {
-    private enum Phase: Sendable, Hashable {
+    enum Phase: Sendable, Hashable {
         case idle
         case starting
         case running
@@ -27,15 +32,27 @@ public final actor Bus {
         case finished
     }
 
-    /// The configuration the bus was built from.
-    public nonisolated let configuration: BusConfiguration
-    nonisolated let core: BusCore
-    private let runners: [PluginRunner]
-    private var phase = Phase.idle
-    private let readiness = CurrentValue(false)
-    private let stopRequested = CurrentValue(false)
+    /// What may change while the bus runs, readable from any task.
+    struct Live: Sendable {
+        var configuration: BusConfiguration
+        var runners: [PluginRunner]
+    }
 
-    /// Builds the bus and every plugin, validating all settings at once.
+    nonisolated let core: BusCore
+    nonisolated let live: Mutex<Live>
+    nonisolated let storage: BusStorage?
+    nonisolated let registry: PluginRegistry
+    nonisolated let tickets: DispatchTickets
+    nonisolated let rate = ActionRateMeter()
+    nonisolated let startedAt = ContinuousClock.now
+    var phase = Phase.idle
+    private let readiness = CurrentValue(false)
+    private nonisolated let stopRequested: CurrentValue<Bool>
+    /// `true` while a reload changes the plugins; shutting down waits for it.
+    let reloading = CurrentValue(false)
+
+    /// Builds a bus that keeps nothing on disk and serves no socket, validating every
+    /// plugin's settings at once.
     ///
     /// - Parameters:
     ///   - configuration: The plugin set.
@@ -50,31 +67,105 @@ public final actor Bus {
         log: LogSink = LogSink()
     ) throws(ConfigurationError) {
         let plugins = try Bus.makePlugins(configuration, registry: registry)
-        let slices = zip(configuration.plugins, plugins).compactMap { declaration, plugin in
-            plugin.slice.map { (name: declaration.name, slice: $0) }
-        }
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins))
+        self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
+                  initialState: BusStateReducer.initialState(slices.current), firstSequence: 1,
+                  storage: nil, clock: clock, log: log)
+    }
+
+    /// Builds a bus that keeps its data directory (`configuration.bus.dataDirectory`): it takes
+    /// the directory's lock, restores the state from the journal (the latest snapshot, then the
+    /// later actions through the reducers only: no plugin sees them, so no side effect
+    /// repeats), and continues the journal's sequence numbers.
+    ///
+    /// - Parameters:
+    ///   - configuration: The plugin set.
+    ///   - registry: The plugin kinds that may be named.
+    ///   - services: What to keep in the data directory; `BusServices()` is the journal and
+    ///     the control socket.
+    ///   - clock: The clock plugins, restart backoff and journal flushes run on. Default:
+    ///     `ContinuousClock()`.
+    ///   - log: Where log lines go. Default: stderr.
+    /// - Throws: ``ConfigurationError`` with every problem of every plugin's settings;
+    ///   ``JournalError`` when another bus holds the data directory, it cannot be created, or
+    ///   the journal is corrupt (the error names the file, line and byte offset).
+    public init(
+        configuration: BusConfiguration,
+        registry: PluginRegistry,
+        services: BusServices,
+        clock: any Clock<Duration> = ContinuousClock(),
+        log: LogSink = LogSink()
+    ) throws {
+        let plugins = try Bus.makePlugins(configuration, registry: registry)
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins))
+        let opened = try BusStorage.open(settings: configuration.bus, services: services, slices: slices.current,
+                                         reducer: BusStateReducer.reducer(slices), log: log)
+        self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
+                  initialState: opened.state, firstSequence: opened.firstSequence,
+                  storage: opened.storage, clock: clock, log: log)
+    }
+
+    private init(
+        configuration: BusConfiguration,
+        registry: PluginRegistry,
+        plugins: [any Plugin],
+        slices: SliceTable,
+        initialState: JSON,
+        firstSequence: UInt64,
+        storage: BusStorage?,
+        clock: any Clock<Duration>,
+        log: LogSink
+    ) {
         let router = ActionRouter()
+        let counters = BusCounters()
+        let tickets = DispatchTickets()
+        let stopRequested = CurrentValue(false)
+        let journal = storage?.journal
+        let published = PublishedState()
+        var afterReduce: (@Sendable ([BusAction]) async -> Void)?
+        if let journal {
+            afterReduce = { actions in
+                // A journal that cannot write stops the bus rather than run without durability.
+                if !journal.append(actions) { stopRequested.send(true) }
+            }
+        }
         let store = Store<JSON, BusAction>(
-            initialState: BusStateReducer.initialState(slices),
+            initialState: initialState,
             reducer: BusStateReducer.reducer(slices),
             middleware: [],
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
-            firstSequence: 1,
+            firstSequence: firstSequence,
             stamp: { action, sequence in
+                if action.id >= DispatchTickets.base { tickets.admit(ticket: action.id, sequence: sequence) }
                 action.id = sequence
-                action.time = Date()
+                action.time = BusClock.now()
             },
-            afterReduce: nil,
-            beforeDelivery: { actions in await router.route(actions) }
+            afterReduce: afterReduce,
+            beforeDelivery: { actions in
+                counters.count(actions)
+                // The state was published just before this hook and the next batch waits for
+                // it, so it is the state after this batch's last action.
+                journal?.snapshotIfDue { published.current ?? .null }
+                tickets.complete(actions)
+                await router.route(actions)
+            }
         )
+        published.store = store
         store.startDrainer()
-        let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name)
-        self.configuration = configuration
+        let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
+                           slices: slices, counters: counters)
         self.core = core
-        self.runners = zip(configuration.plugins, plugins).map { declaration, plugin in
-            PluginRunner(name: declaration.name, kind: declaration.kind, plugin: plugin,
-                         policy: declaration.restart, core: core)
-        }
+        self.registry = registry
+        self.storage = storage
+        self.tickets = tickets
+        self.stopRequested = stopRequested
+        self.live = Mutex(Live(
+            configuration: configuration,
+            runners: zip(configuration.plugins, plugins).map { declaration, plugin in
+                PluginRunner(name: declaration.name, kind: declaration.kind, plugin: plugin,
+                             policy: declaration.restart, core: core)
+            }
+        ))
     }
 
     /// Builds every plugin a configuration names, collecting the problems of all of them.
@@ -93,29 +184,57 @@ public final actor Bus {
         return plugins
     }
 
+    static func slices(of declarations: [PluginDeclaration], _ plugins: [any Plugin]) -> [SliceTable.Entry] {
+        zip(declarations, plugins).compactMap { declaration, plugin in
+            plugin.slice.map { (name: declaration.name, slice: $0) }
+        }
+    }
+
+    /// The configuration the bus runs now: the one it was built from, or the last one a
+    /// ``reload(_:)`` applied.
+    public nonisolated var configuration: BusConfiguration {
+        live.withLock { $0.configuration }
+    }
+
+    nonisolated var runners: [PluginRunner] { live.withLock { $0.runners } }
+
     // MARK: Running
 
     /// Starts the plugins in file order and runs until the task is cancelled or ``stop()`` is
     /// called, then stops them in reverse order and returns. Cancelling during start-up stops
-    /// the plugins started so far.
+    /// the plugins started so far. A bus with a data directory opens its control socket before
+    /// the first plugin starts, and closes its journal and socket after the last one stopped.
     ///
     /// - Throws: ``BusError/alreadyStarted`` when called twice; ``BusError/pluginNotReady(_:timeout:)``
     ///   when a plugin with signalled readiness does not report ready in time (the plugins
-    ///   started so far are stopped first).
+    ///   started so far are stopped first); ``BusError/controlSocket(_:reason:)`` when the control
+    ///   socket cannot be opened (nothing was started).
     public func run() async throws {
         guard phase == .idle else { throw BusError.alreadyStarted }
         phase = .starting
+        if let storage {
+            do {
+                try storage.start(backend: controlBackend(), clock: core.clock, log: core.log)
+            } catch {
+                phase = .finished
+                readiness.finish()
+                core.store.close()
+                await storage.stop(finalState: core.store.currentState, grace: .zero)
+                throw error
+            }
+        }
+        let sampler = Task { [core, rate] in await Bus.sampleRate(of: core, into: rate) }
+        defer { sampler.cancel() }
+        let runners = self.runners
         // Every subscription exists before the first plugin starts, so no plugin misses an
         // action another plugin emits while starting.
         let firstActions = runners.map { runner in
             runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) }
         }
-        var started: [PluginRunner] = []
         var startupError: BusError?
         for (runner, actions) in zip(runners, firstActions) {
             guard !shouldStop else { break }
             runner.start(actions: actions)
-            started.append(runner)
             if case .signalled(let timeout) = runner.plugin.readiness {
                 guard await runner.waitUntilReady(timeout: timeout) else {
                     if !shouldStop { startupError = .pluginNotReady(runner.name, timeout: timeout) }
@@ -125,16 +244,18 @@ public final actor Bus {
         }
         if startupError == nil, !shouldStop {
             phase = .running
+            let name = configuration.bus.name
             await core.emit("bus/started", payload: [
-                "name": .string(configuration.bus.name),
+                "name": .string(name),
                 "plugins": .array(runners.map { .string($0.name) }),
             ])
-            core.log.write(.info, "ready: bus \"\(configuration.bus.name)\" with \(runners.count) plugin\(runners.count == 1 ? "" : "s")"
-                + (runners.isEmpty ? "" : " (\(runners.map(\.name).joined(separator: ", ")))"))
+            core.log.write(.info, "ready: bus \"\(name)\" with \(runners.count) plugin\(runners.count == 1 ? "" : "s")"
+                + (runners.isEmpty ? "" : " (\(runners.map(\.name).joined(separator: ", ")))")
+                + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? ""))
             readiness.send(true)
             for await stop in stopRequested.subscribe() where stop { break }
         }
-        await shutDown(started)
+        await shutDown()
         if let startupError { throw startupError }
     }
 
@@ -154,13 +275,15 @@ public final actor Bus {
 
     private var shouldStop: Bool { Task.isCancelled || stopRequested.value }
 
-    private func shutDown(_ started: [PluginRunner]) async {
+    private func shutDown() async {
         phase = .stopping
         readiness.finish()
-        await core.emit("bus/stopping", payload: ["name": .string(configuration.bus.name)])
+        for await busy in reloading.subscribe() where !busy { break }
+        let settings = configuration.bus
+        await core.emit("bus/stopping", payload: ["name": .string(settings.name)])
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: configuration.bus.stopTimeout)
-        for runner in started.reversed() {
+        let deadline = clock.now.advanced(by: settings.stopTimeout)
+        for runner in runners.reversed() where runner.hasStarted {
             let remaining = max(.zero, clock.now.duration(to: deadline))
             if await !runner.stop(timeout: remaining) {
                 core.log.write(.warning, "\(runner.name): did not stop within the stop timeout; abandoned")
@@ -168,40 +291,55 @@ public final actor Bus {
         }
         core.router.finish()
         core.store.close()
+        if let storage {
+            // The journal closes only after the last queued action has been reduced into it.
+            await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)))
+            await storage.stop(finalState: core.store.currentState, grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
+        }
         phase = .finished
     }
 
-    // MARK: Observing and sending
-
-    /// The bus state: an object with one slice per plugin that keeps one.
-    public nonisolated var currentState: JSON { core.store.currentState }
-
-    /// The bus state first, then each new state (coalesced for a slow consumer).
-    public nonisolated var states: Broadcast<JSON>.Subscription { core.store.states }
-
-    /// Reduced actions matching `pattern`, from now on. Defaults: every action, a buffer of
-    /// 1024, ``OverflowPolicy/suspendProducer`` (lossless; the bus waits for this consumer).
-    public nonisolated func actions(
-        matching pattern: TypePattern = .all,
-        bufferSize: Int = 1024,
-        overflow: OverflowPolicy = .suspendProducer
-    ) -> PluginActions {
-        core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)
+    private static func waitUntilDrained(_ store: Store<JSON, BusAction>, timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in store.states {} }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
-    /// Enqueues an action without waiting; `false` when the inbox is full or the bus stopped.
-    @discardableResult
-    public nonisolated func send(_ action: BusAction) -> Bool {
-        core.store.send(action)
+    private static func sampleRate(of core: BusCore, into rate: ActionRateMeter) async {
+        await sampleRate(of: core, into: rate, clock: core.clock)
     }
 
-    /// Enqueues an action, waiting for room, and returns once it has been reduced.
-    public nonisolated func dispatch(_ action: BusAction) async {
-        await core.store.dispatch(action)
+    private static func sampleRate<C: Clock>(of core: BusCore, into rate: ActionRateMeter, clock: C) async where C.Duration == Duration {
+        let origin = clock.now
+        while !Task.isCancelled {
+            let reduced = core.store.statistics.reduced
+            let elapsed = origin.duration(to: clock.now)
+            rate.record(reduced, at: elapsed)
+            do {
+                try await clock.sleep(for: .seconds(1))
+            } catch {
+                return
+            }
+        }
+    }
+}
+
+/// The store's published state for the snapshot hook, which the store's own closures cannot
+/// capture directly; held weakly so the store is not kept alive by its hook.
+private final class PublishedState: Sendable {
+    private struct Reference: Sendable {
+        weak var store: Store<JSON, BusAction>?
     }
 
-    /// Counters of the store and of every plugin.
-    public nonisolated var statistics: BusStatistics {
-        BusStatistics(store: core.store.statistics, plugins: runners.map(\.statistics))
+    private let reference = Mutex(Reference())
+
+    var store: Store<JSON, BusAction>? {
+        get { reference.withLock { $0.store } }
+        set { reference.withLock { $0.store = newValue } }
     }
+
+    var current: JSON? { store?.currentState }
 }

@@ -1,21 +1,27 @@
 import Foundation
+import Synchronization
 import SwitchyardStreams
 
 /// What every plugin context and runner of one bus share: the store, the router, the log, the
-/// clock and the bus's name.
+/// clock, the bus's name (as it started; a reload keeps it), the state slices and the counters.
 final class BusCore: Sendable {
     let store: Store<JSON, BusAction>
     let router: ActionRouter
     let log: LogSink
     let clock: any Clock<Duration>
     let busName: String
+    let slices: SliceTable
+    let counters: BusCounters
 
-    init(store: Store<JSON, BusAction>, router: ActionRouter, log: LogSink, clock: any Clock<Duration>, busName: String) {
+    init(store: Store<JSON, BusAction>, router: ActionRouter, log: LogSink, clock: any Clock<Duration>,
+         busName: String, slices: SliceTable, counters: BusCounters) {
         self.store = store
         self.router = router
         self.log = log
         self.clock = clock
         self.busName = busName
+        self.slices = slices
+        self.counters = counters
     }
 
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {
@@ -28,16 +34,53 @@ final class BusCore: Sendable {
     }
 }
 
+/// The state slices of the plugins a bus runs now; a reload replaces them.
+final class SliceTable: Sendable {
+    typealias Entry = (name: String, slice: StateSlice)
+
+    private let entries: Mutex<[Entry]>
+
+    init(_ entries: [Entry]) {
+        self.entries = Mutex(entries)
+    }
+
+    var current: [Entry] { entries.withLock { $0 } }
+
+    func replace(with entries: [Entry]) {
+        self.entries.withLock { $0 = entries }
+    }
+}
+
 /// Builds the bus store: state is an object with one slice per plugin that keeps one.
+///
+/// A `bus/reloaded` action from the bus removes the slices its payload lists under
+/// `droppedSlices` (plugins removed, or replaced by another kind); slices of plugins added by
+/// the reload appear with their initial value on that same action. Both happen in the
+/// reducer, so replaying the journal rebuilds the same state.
 enum BusStateReducer {
-    static func initialState(_ slices: [(name: String, slice: StateSlice)]) -> JSON {
+    static let reloadedType = "bus/reloaded"
+
+    static func initialState(_ slices: [SliceTable.Entry]) -> JSON {
         .object(Dictionary(slices.map { ($0.name, $0.slice.initial) }, uniquingKeysWith: { first, _ in first }))
     }
 
-    static func reducer(_ slices: [(name: String, slice: StateSlice)]) -> @Sendable (inout JSON, BusAction) -> Void {
-        guard !slices.isEmpty else { return { _, _ in } }
-        return { state, action in
-            guard case .object(var members) = state else { return }
+    /// The starting state from a snapshot: the snapshot's slices of plugins the bus still
+    /// has, and the initial slice of every plugin it did not know.
+    static func adopt(_ snapshot: JSON, slices: [SliceTable.Entry]) -> JSON {
+        var members = snapshot.objectValue ?? [:]
+        let names = Set(slices.map(\.name))
+        members = members.filter { names.contains($0.key) }
+        for (name, slice) in slices where members[name] == nil { members[name] = slice.initial }
+        return .object(members)
+    }
+
+    static func reducer(_ table: SliceTable) -> @Sendable (inout JSON, BusAction) -> Void {
+        { state, action in
+            if action.type == reloadedType, action.source == "bus", let dropped = action.payload["droppedSlices"]?.arrayValue {
+                for name in dropped.compactMap(\.stringValue) { state[name] = nil }
+            }
+            let slices = table.current
+            guard !slices.isEmpty, case .object(var members) = state else { return }
             // Release the enum's reference so each slice is mutated in place, not copied.
             state = .null
             for (name, slice) in slices {
@@ -45,5 +88,22 @@ enum BusStateReducer {
             }
             state = .object(members)
         }
+    }
+}
+
+/// Counters the bus keeps beside the store's: actions reduced per source.
+final class BusCounters: Sendable {
+    private let bySource = Mutex([String: UInt64]())
+
+    /// Counts a reduced batch by source; one lock per batch.
+    func count(_ actions: [BusAction]) {
+        bySource.withLock { counts in
+            for action in actions { counts[action.source, default: 0] &+= 1 }
+        }
+    }
+
+    /// Actions reduced so far whose source is `source`.
+    func emitted(by source: String) -> UInt64 {
+        bySource.withLock { $0[source] ?? 0 }
     }
 }

@@ -1,8 +1,11 @@
-/// Errors thrown by ``Bus/run()``.
+/// Errors thrown by ``Bus/run()`` and ``Bus/reload(_:)``.
 public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Sendable, Hashable {
         case alreadyStarted
         case pluginNotReady(plugin: String, timeout: Duration)
+        case controlSocket(path: String, reason: String)
+        case notRunning
+        case reloadInProgress
     }
 
     private let code: Code
@@ -19,12 +22,30 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
         BusError(.pluginNotReady(plugin: plugin, timeout: timeout))
     }
 
+    /// The control socket could not be opened: a live bus listens on it, or a system call failed.
+    public static func controlSocket(_ path: String, reason: String) -> BusError {
+        BusError(.controlSocket(path: path, reason: reason))
+    }
+
+    /// A reload was asked of a bus that is not running (still starting, or stopping).
+    public static let notRunning = BusError(.notRunning)
+
+    /// A reload was asked while another was in progress.
+    public static let reloadInProgress = BusError(.reloadInProgress)
+
+    /// What went wrong, in one sentence that names the file, path or plugin concerned.
     public var description: String {
         switch code {
         case .alreadyStarted:
             return "the bus has already been started; a bus runs once"
         case .pluginNotReady(let plugin, let timeout):
             return "plugin \"\(plugin)\" did not report ready within \(timeout)"
+        case .controlSocket(let path, let reason):
+            return "cannot open the control socket \(path): \(reason)"
+        case .notRunning:
+            return "the bus is not running (it is starting or stopping)"
+        case .reloadInProgress:
+            return "another reload is in progress"
         }
     }
 }

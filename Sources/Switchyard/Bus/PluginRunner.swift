@@ -38,9 +38,15 @@ final class PluginRunner: Sendable {
     var statistics: PluginStatistics {
         state.withLock { state in
             PluginStatistics(name: name, kind: kind, status: state.status, restarts: state.restarts,
-                             failures: state.failures, droppedActions: state.actions?.droppedCount ?? 0,
-                             lastError: state.lastError)
+                             failures: state.failures, emitted: core.counters.emitted(by: name),
+                             droppedActions: state.actions?.droppedCount ?? 0,
+                             queued: state.actions?.subscription?.bufferedCount ?? 0, lastError: state.lastError)
         }
+    }
+
+    /// Whether ``start(actions:)`` was called.
+    var hasStarted: Bool {
+        state.withLock { $0.task != nil }
     }
 
     /// Starts the supervised task with the subscription registered before any plugin started.

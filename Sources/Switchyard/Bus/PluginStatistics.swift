@@ -24,16 +24,32 @@ public struct PluginStatistics: Sendable, Hashable {
     public var restarts: Int
     /// How often its `run` threw.
     public var failures: Int
+    /// Actions it emitted that the bus reduced.
+    public var emitted: UInt64
     /// Actions its current subscription dropped because it fell behind.
     public var droppedActions: Int
+    /// Actions waiting in its subscription's buffer.
+    public var queued: Int
     /// The last error its `run` threw, as text.
     public var lastError: String?
 }
 
 /// Counters of a running bus.
 public struct BusStatistics: Sendable, Hashable {
+    /// The bus's name.
+    public var name: String
+    /// Time since the bus was built.
+    public var uptime: Duration
+    /// Actions reduced per second, over the last few seconds.
+    public var actionsPerSecond: Double
     /// The store's counters.
     public var store: StoreStatistics
+    /// The store's inbox capacity.
+    public var inboxCapacity: Int
     /// One entry per plugin, in file order.
     public var plugins: [PluginStatistics]
+    /// The control socket's counters; `nil` without a control socket.
+    public var control: ControlStatistics?
+    /// The journal's counters; `nil` without a journal.
+    public var journal: JournalStatistics?
 }

@@ -1,0 +1,93 @@
+extension Bus {
+    /// Swaps in a new configuration while the bus runs.
+    ///
+    /// Every plugin of `configuration` is built first, so an invalid configuration throws
+    /// before anything changes. Then, by plugin name: removed plugins stop (in reverse of their
+    /// old order), plugins whose kind, settings or restart policy changed stop, `bus/reloaded`
+    /// is dispatched (its payload lists what changed; reducing it drops the slices of removed
+    /// plugins and of plugins whose kind changed), and added and changed plugins start in file
+    /// order. Plugins that did not change keep running untouched.
+    ///
+    /// Of the bus settings, `stopTimeout` and `journal` take effect; `name`, `dataDirectory` and
+    /// `inboxCapacity` cannot change while the bus runs and are kept (the report says so).
+    ///
+    /// - Throws: ``ConfigurationError`` when a plugin cannot be built from `configuration`;
+    ///   ``BusError/notRunning`` before the bus is running or once it stops;
+    ///   ``BusError/reloadInProgress`` while another reload runs.
+    @discardableResult
+    public func reload(_ configuration: BusConfiguration) async throws -> ReloadReport {
+        guard phase == .running else { throw BusError.notRunning }
+        guard !reloading.value else { throw BusError.reloadInProgress }
+        let plugins = try Bus.makePlugins(configuration, registry: registry)
+        reloading.send(true)
+        defer { reloading.send(false) }
+
+        let (old, oldRunners) = live.withLock { ($0.configuration, $0.runners) }
+        let plan = ReloadPlan(from: old.plugins, to: configuration.plugins)
+        let byName = Dictionary(oldRunners.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let stopping = Set(plan.removed + plan.restarted)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: old.bus.stopTimeout)
+        for runner in oldRunners.reversed() where stopping.contains(runner.name) {
+            if await !runner.stop(timeout: max(.zero, clock.now.duration(to: deadline))) {
+                core.log.write(.warning, "\(runner.name): did not stop within the stop timeout; abandoned")
+            }
+        }
+
+        let keep = Set(plan.unchanged)
+        var runners: [PluginRunner] = []
+        var slices: [SliceTable.Entry] = []
+        var starting: [PluginRunner] = []
+        for (declaration, plugin) in zip(configuration.plugins, plugins) {
+            if keep.contains(declaration.name), let running = byName[declaration.name] {
+                runners.append(running)
+                if let slice = running.plugin.slice { slices.append((declaration.name, slice)) }
+            } else {
+                let runner = PluginRunner(name: declaration.name, kind: declaration.kind, plugin: plugin,
+                                          policy: declaration.restart, core: core)
+                runners.append(runner)
+                starting.append(runner)
+                if let slice = plugin.slice { slices.append((declaration.name, slice)) }
+            }
+        }
+        var settings = configuration.bus
+        var kept: [String] = []
+        if settings.name != old.bus.name {
+            kept.append("bus.name \(JSON.string(old.bus.name)) (plugins were given the name when the bus started)")
+            settings.name = old.bus.name
+        }
+        if settings.dataDirectory != old.bus.dataDirectory {
+            kept.append("bus.dataDirectory \(JSON.string(old.bus.dataDirectory)) (the journal and control socket cannot move while the bus runs)")
+            settings.dataDirectory = old.bus.dataDirectory
+        }
+        if settings.inboxCapacity != old.bus.inboxCapacity {
+            kept.append("bus.inboxCapacity \(old.bus.inboxCapacity) (the inbox is sized when the bus starts)")
+            settings.inboxCapacity = old.bus.inboxCapacity
+        }
+        var applied: [String] = []
+        if settings.stopTimeout != old.bus.stopTimeout { applied.append("bus.stopTimeout") }
+        if settings.journal != old.bus.journal {
+            applied.append("bus.journal")
+            storage?.journal?.writer.update(settings.journal)
+        }
+        var applying = configuration
+        applying.bus = settings
+
+        core.slices.replace(with: slices)
+        live.withLock { $0 = Live(configuration: applying, runners: runners) }
+        await core.emit(BusStateReducer.reloadedType, payload: plan.payload)
+        // Subscriptions first, as at start-up, so a new plugin misses nothing another emits
+        // while starting.
+        let firstActions = starting.map { runner in runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) } }
+        for (runner, actions) in zip(starting, firstActions) {
+            runner.start(actions: actions)
+            if case .signalled(let timeout) = runner.plugin.readiness, await !runner.waitUntilReady(timeout: timeout) {
+                core.log.write(.warning, "\(runner.name): did not report ready within \(timeout) after the reload")
+            }
+        }
+        let report = ReloadReport(added: plan.added, removed: plan.removed, restarted: plan.restarted,
+                                  unchanged: plan.unchanged, appliedSettings: applied, keptSettings: kept)
+        core.log.write(.info, "reloaded \(configuration.file.isEmpty ? "the configuration" : configuration.file): \(report)")
+        return report
+    }
+}

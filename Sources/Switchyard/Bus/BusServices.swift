@@ -1,0 +1,24 @@
+/// What a bus keeps in its data directory (`bus.dataDirectory` of its configuration).
+///
+/// A bus built with any service takes the directory's lock, so two buses never share it.
+public struct BusServices: Sendable, Hashable {
+    /// Journal every reduced action and restore the state from the journal on start.
+    /// Default: `true`.
+    public var journal: Bool
+    /// Serve the control protocol on `<dataDirectory>/control.sock`. Default: `true`.
+    public var controlSocket: Bool
+    /// The control server's limits. Default: ``ControlLimits/init(maximumLineLength:maximumClients:watcherBufferBytes:watcherBufferActions:)``.
+    public var controlLimits: ControlLimits
+
+    /// Creates the choice of services; each parameter defaults as documented on its property.
+    public init(journal: Bool = true, controlSocket: Bool = true, controlLimits: ControlLimits = ControlLimits()) {
+        self.journal = journal
+        self.controlSocket = controlSocket
+        self.controlLimits = controlLimits
+    }
+
+    /// The control socket's path for a data directory.
+    public static func socketPath(dataDirectory: String) -> String {
+        dataDirectory + "/control.sock"
+    }
+}

@@ -1,0 +1,77 @@
+import Synchronization
+
+/// A bus's data directory at run time: its lock, its journal and its control server.
+final class BusStorage: Sendable {
+    let dataDirectory: String
+    let services: BusServices
+    let journal: Journal?
+    private let lock: Mutex<DataDirectoryLock?>
+    private let server = Mutex<ControlServer?>(nil)
+
+    /// What opening found: the state to start from and the first sequence number to stamp.
+    struct Opened: Sendable {
+        var storage: BusStorage
+        var state: JSON
+        var firstSequence: UInt64
+    }
+
+    private init(dataDirectory: String, services: BusServices, journal: Journal?, lock: DataDirectoryLock) {
+        self.dataDirectory = dataDirectory
+        self.services = services
+        self.journal = journal
+        self.lock = Mutex(lock)
+    }
+
+    /// Takes the data directory's lock and, with a journal, restores the state from it.
+    /// - Throws: ``JournalError`` when another bus holds the directory or the journal is corrupt.
+    static func open(settings: BusSettings, services: BusServices, slices: [SliceTable.Entry],
+                     reducer: (inout JSON, BusAction) -> Void, log: LogSink) throws(JournalError) -> Opened {
+        let lock = try DataDirectoryLock(dataDirectory: settings.dataDirectory)
+        var state = BusStateReducer.initialState(slices)
+        var firstSequence: UInt64 = 1
+        var journal: Journal?
+        if services.journal {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let (opened, restored) = try Journal.open(
+                layout: JournalLayout(dataDirectory: settings.dataDirectory), settings: settings.journal,
+                initialState: state, adopt: { BusStateReducer.adopt($0, slices: slices) }, reduce: reducer, log: log
+            )
+            journal = opened
+            state = restored.state
+            firstSequence = restored.lastSequence + 1
+            if restored.lastSequence > 0 {
+                let snapshot = restored.snapshotSequence.map { "snapshot \($0) + " } ?? ""
+                log.write(.info, "journal: restored through sequence \(restored.lastSequence) (\(snapshot)\(restored.replayed) replayed) from \(opened.layout.directory) in \(Int((clock.now - started).seconds * 1000)) ms")
+            }
+        }
+        let storage = BusStorage(dataDirectory: settings.dataDirectory, services: services, journal: journal, lock: lock)
+        return Opened(storage: storage, state: state, firstSequence: firstSequence)
+    }
+
+    var socketPath: String { BusServices.socketPath(dataDirectory: dataDirectory) }
+
+    /// Starts the journal's flushing and the control server.
+    /// - Throws: ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened.
+    func start<C: Clock>(backend: ControlBackend, clock: C, log: LogSink) throws(BusError) where C.Duration == Duration {
+        journal?.startFlushing(on: clock)
+        guard services.controlSocket else { return }
+        do {
+            let started = try ControlServer.start(path: socketPath, limits: services.controlLimits, backend: backend, log: log)
+            server.withLock { $0 = started }
+        } catch {
+            throw .controlSocket(socketPath, reason: error.description)
+        }
+    }
+
+    /// Closes the journal (with a final snapshot), lets the control server flush for up to
+    /// `grace`, and releases the data directory.
+    func stop(finalState: JSON, grace: Duration) async {
+        journal?.close(finalState: finalState)
+        let server = server.withLock { $0 }
+        await server?.shutDown(grace: grace)
+        lock.withLock { $0 = nil }
+    }
+
+    var controlStatistics: ControlStatistics? { server.withLock { $0?.statistics } }
+}

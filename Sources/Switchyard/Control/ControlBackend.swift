@@ -1,0 +1,20 @@
+import SwitchyardStreams
+
+/// What the control server needs from its bus, as closures so the server can be tested on
+/// its own.
+struct ControlBackend: Sendable {
+    /// Dispatches an action without waiting and calls the completion with its sequence number
+    /// once it is reduced, journaled and published; with `nil` when the bus is stopping and did
+    /// not take it. Returns `false` when the inbox was full and the action waits for room, so
+    /// later actions could overtake it.
+    var dispatch: @Sendable (BusAction, @escaping @Sendable (UInt64?) -> Void) -> Bool
+    /// The current state.
+    var state: @Sendable () -> JSON
+    /// Subscribes to reduced actions matching a pattern, with a buffer of the given size that
+    /// drops (and counts) what does not fit, so a watcher never holds up the bus.
+    var actions: @Sendable (TypePattern, Int) -> PluginActions
+    /// Subscribes to the state: the current one first, then changes, coalesced.
+    var states: @Sendable () -> Broadcast<JSON>.Subscription
+    /// The bus's counters as the JSON object of a `stats` reply.
+    var statistics: @Sendable () -> JSON
+}

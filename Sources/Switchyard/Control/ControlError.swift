@@ -1,0 +1,98 @@
+/// An error reply of the control protocol: a stable code for programs and a message for people.
+///
+/// On the wire: `{"ok":false,"error":{"code":"unknown-op","message":"..."}}`. Every error but
+/// ``tooSlow(_:)`` keeps the connection open.
+public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: String, Sendable, Hashable {
+        case malformedJSON = "malformed-json"
+        case lineTooLong = "line-too-long"
+        case invalidRequest = "invalid-request"
+        case missingField = "missing-field"
+        case invalidField = "invalid-field"
+        case unknownOp = "unknown-op"
+        case invalidAction = "invalid-action"
+        case notFound = "not-found"
+        case busy = "busy"
+        case stopping = "stopping"
+        case tooSlow = "too-slow"
+        case tooManyClients = "too-many-clients"
+    }
+
+    private let kind: Code
+    /// What went wrong, in words.
+    public let message: String
+
+    private init(_ kind: Code, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The stable code: `malformed-json`, `line-too-long`, `invalid-request`, `missing-field`,
+    /// `invalid-field`, `unknown-op`, `invalid-action`, `not-found`, `busy`, `stopping`,
+    /// `too-slow` or `too-many-clients`.
+    public var code: String { kind.rawValue }
+
+    /// `unknown-op: ...`.
+    public var description: String { "\(code): \(message)" }
+
+    /// The request line is not JSON; `detail` says where.
+    public static func malformedJSON(_ detail: String) -> ControlError {
+        ControlError(.malformedJSON, "the request is not valid JSON: \(detail)")
+    }
+
+    /// The request line is longer than the limit; its bytes were discarded up to the next newline.
+    public static func lineTooLong(limit: Int) -> ControlError {
+        ControlError(.lineTooLong, "the request line is longer than \(limit) bytes; it was discarded")
+    }
+
+    /// The request is JSON but not an object.
+    public static func invalidRequest(_ kind: String) -> ControlError {
+        ControlError(.invalidRequest, "a request must be a JSON object such as {\"op\":\"state\"}, got \(kind)")
+    }
+
+    /// A required member is absent.
+    public static func missingField(_ field: String, op: String?) -> ControlError {
+        ControlError(.missingField, op.map { "\"\($0)\" needs \"\(field)\"" } ?? "a request needs \"\(field)\"")
+    }
+
+    /// A member has the wrong type or value, or is not known.
+    public static func invalidField(_ field: String, _ reason: String) -> ControlError {
+        ControlError(.invalidField, "\"\(field)\": \(reason)")
+    }
+
+    /// `op` names no operation.
+    public static func unknownOp(_ op: String) -> ControlError {
+        ControlError(.unknownOp, "unknown op \(JSON.string(op)); known ops: \(ControlRequest.operations.joined(separator: ", "))")
+    }
+
+    /// The action of a dispatch request is not a valid action.
+    public static func invalidAction(_ reason: String) -> ControlError {
+        ControlError(.invalidAction, reason)
+    }
+
+    /// Nothing is at the requested state path.
+    public static func notFound(path: String) -> ControlError {
+        ControlError(.notFound, "no state at \(JSON.string(path))")
+    }
+
+    /// A request arrived on a connection that is watching; watching connections take none.
+    public static let busy = ControlError(.busy, "this connection is watching; open another connection for requests")
+
+    /// The bus is stopping and takes no more actions.
+    public static let stopping = ControlError(.stopping, "the bus is stopping; the action was not dispatched")
+
+    /// A watcher fell behind and was dropped; the connection is closed.
+    public static func tooSlow(_ reason: String) -> ControlError {
+        ControlError(.tooSlow, "dropped: \(reason)")
+    }
+
+    /// The server is at its connection limit; the connection is closed.
+    public static func tooManyClients(limit: Int) -> ControlError {
+        ControlError(.tooManyClients, "the bus serves at most \(limit) control connections at a time")
+    }
+
+    /// The error reply as a JSON object.
+    public var json: JSON {
+        ["ok": false, "error": ["code": .string(code), "message": .string(message)]]
+    }
+}

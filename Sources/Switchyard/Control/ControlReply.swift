@@ -1,0 +1,54 @@
+/// The lines the control server sends, each a JSON object with `"ok"` and a newline.
+enum ControlReply {
+    static func line(_ value: JSON) -> [UInt8] {
+        var bytes: [UInt8] = []
+        value.serialize(into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    static func error(_ error: ControlError) -> [UInt8] {
+        line(error.json)
+    }
+
+    /// `{"id":N,"ok":true}`: the action was reduced as sequence number N. Written by hand:
+    /// it is the reply to every dispatch.
+    static func dispatched(_ id: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40)
+        bytes.append(contentsOf: #"{"id":"#.utf8)
+        bytes.append(contentsOf: String(id).utf8)
+        bytes.append(contentsOf: ",\"ok\":true}\n".utf8)
+        return bytes
+    }
+
+    /// `{"ok":true,"state":...}`.
+    static func state(_ value: JSON) -> [UInt8] {
+        line(["ok": true, "state": value])
+    }
+
+    /// `{"ok":true,"stats":{...}}`.
+    static func statistics(_ value: JSON) -> [UInt8] {
+        line(["ok": true, "stats": value])
+    }
+
+    /// `{"ok":true,"watching":{"actions":"gps/*","state":"location"}}`: the stream begins.
+    static func watching(actions: TypePattern?, state: String?) -> [UInt8] {
+        var watching: [String: JSON] = [:]
+        if let actions { watching["actions"] = .string(actions.description) }
+        if let state { watching["state"] = .string(state) }
+        return line(["ok": true, "watching": .object(watching)])
+    }
+
+    /// `{"action":{...},"ok":true}`: one streamed action.
+    static func action(_ action: BusAction, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #"{"action":"#.utf8)
+        JournalLine.appendObject(action, to: &bytes)
+        bytes.append(contentsOf: ",\"ok\":true}\n".utf8)
+    }
+
+    /// `{"ok":true,"path":"location","state":...}`: the watched state changed.
+    static func stateChange(path: String, value: JSON) -> [UInt8] {
+        line(["ok": true, "path": .string(path), "state": value])
+    }
+}

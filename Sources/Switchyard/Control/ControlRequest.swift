@@ -1,0 +1,134 @@
+/// One request of the control protocol: a JSON object on one line, named by its `op`.
+///
+/// ```json
+/// {"op":"dispatch","action":{"type":"location/changed","payload":{"latitude":51.5}}}
+/// {"op":"state","path":"places"}
+/// {"op":"watch","actions":"location/*","state":"location"}
+/// {"op":"stats"}
+/// ```
+///
+/// Parsing is strict: an unknown member is an error (with a suggestion when one is close), so
+/// a typo is reported instead of silently ignored.
+public enum ControlRequest: Sendable, Hashable {
+    /// Dispatch an action; the reply, `{"ok":true,"id":N}`, comes once it is reduced (and
+    /// journaled). The bus stamps `id` and `time`; `source` defaults to `control`.
+    case dispatch(BusAction)
+    /// Read the state at a dotted path (`places.value`); the empty path is the whole state.
+    case state(path: String)
+    /// Stream matching actions and/or the state at a path, one line each, until the
+    /// connection closes. At least one of the two is given.
+    case watch(actions: TypePattern?, state: String?)
+    /// Read the bus's counters.
+    case stats
+
+    /// The operation names, in the order they are documented.
+    public static let operations = ["dispatch", "state", "watch", "stats"]
+
+    private static let members: [String: Set<String>] = [
+        "dispatch": ["op", "action"],
+        "state": ["op", "path"],
+        "watch": ["op", "actions", "state"],
+        "stats": ["op"],
+    ]
+
+    private static let actionMembers: Set<String> = ["type", "payload", "source", "cause", "id", "time"]
+
+    /// Parses one request line (without its newline).
+    /// - Throws: ``ControlError`` with code `malformed-json`, `invalid-request`, `missing-field`,
+    ///   `invalid-field`, `unknown-op` or `invalid-action`.
+    public init(line: some Collection<UInt8>) throws(ControlError) {
+        let value: JSON
+        do {
+            value = try JSON(parsing: line)
+        } catch {
+            throw .malformedJSON("\(error.reason) at column \(error.column)")
+        }
+        try self.init(json: value)
+    }
+
+    /// Reads a request from its JSON form.
+    /// - Throws: ``ControlError`` as ``init(line:)`` does, except `malformed-json`.
+    public init(json value: JSON) throws(ControlError) {
+        guard case .object(let members) = value else { throw .invalidRequest(value.kindDescription) }
+        guard let opValue = members["op"] else { throw .missingField("op", op: nil) }
+        guard let op = opValue.stringValue else { throw .invalidField("op", "expected a string, got \(opValue.kindDescription)") }
+        guard let allowed = Self.members[op] else { throw .unknownOp(op) }
+        if let unknown = Self.firstUnknown(in: members, allowed: allowed) {
+            throw .invalidField(unknown, Self.unknownMember(unknown, of: "\"\(op)\"", allowed: allowed))
+        }
+        switch op {
+        case "dispatch":
+            guard let action = members["action"] else { throw .missingField("action", op: op) }
+            self = .dispatch(try Self.action(action))
+        case "state":
+            self = .state(path: try Self.path(members["path"], field: "path") ?? "")
+        case "watch":
+            var pattern: TypePattern?
+            if let actions = members["actions"] {
+                guard let text = actions.stringValue, let parsed = TypePattern(text) else {
+                    throw .invalidField("actions", "expected a type pattern such as \"*\", \"gps/*\" or \"gps/fix\", got \(actions)")
+                }
+                pattern = parsed
+            }
+            let state = try Self.path(members["state"], field: "state")
+            guard pattern != nil || state != nil else { throw .missingField("actions\" or \"state", op: op) }
+            self = .watch(actions: pattern, state: state)
+        default:
+            self = .stats
+        }
+    }
+
+    /// The request as the JSON object a client sends.
+    public var json: JSON {
+        switch self {
+        case .dispatch(let action):
+            var object: [String: JSON] = ["type": .string(action.type), "payload": action.payload]
+            if action.source != "control" { object["source"] = .string(action.source) }
+            if let cause = action.cause { object["cause"] = .integer(Int64(clamping: cause)) }
+            return ["op": "dispatch", "action": .object(object)]
+        case .state(let path):
+            return path.isEmpty ? ["op": "state"] : ["op": "state", "path": .string(path)]
+        case .watch(let actions, let state):
+            var object: [String: JSON] = ["op": "watch"]
+            if let actions { object["actions"] = .string(actions.description) }
+            if let state { object["state"] = .string(state) }
+            return .object(object)
+        case .stats:
+            return ["op": "stats"]
+        }
+    }
+
+    private static func action(_ value: JSON) throws(ControlError) -> BusAction {
+        if case .object(let members) = value, let unknown = firstUnknown(in: members, allowed: actionMembers) {
+            throw .invalidAction(unknownMember(unknown, of: "an action", allowed: actionMembers))
+        }
+        do {
+            // The bus stamps id and time; whatever the client sent for them is ignored.
+            let parsed = try BusAction(json: value, defaultSource: "control")
+            return BusAction(type: parsed.type, payload: parsed.payload, source: parsed.source, cause: parsed.cause)
+        } catch {
+            throw .invalidAction(error.description)
+        }
+    }
+
+    private static func path(_ value: JSON?, field: String) throws(ControlError) -> String? {
+        guard let value else { return nil }
+        guard let path = value.stringValue else {
+            throw .invalidField(field, "expected a dotted state path such as \"places.value\", got \(value.kindDescription)")
+        }
+        return path
+    }
+
+    /// The first unknown key in sorted order, so the error does not depend on hashing; the
+    /// sort happens only when there is one.
+    private static func firstUnknown(in members: [String: JSON], allowed: Set<String>) -> String? {
+        guard members.keys.contains(where: { !allowed.contains($0) }) else { return nil }
+        return members.keys.filter { !allowed.contains($0) }.min()
+    }
+
+    private static func unknownMember(_ key: String, of owner: String, allowed: Set<String>) -> String {
+        var text = "unknown member of \(owner)"
+        if let suggestion = DidYouMean.suggestion(for: key, among: allowed) { text += "; did you mean \"\(suggestion)\"?" }
+        return text + " (known: \(allowed.sorted().joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,97 @@
+import Glibc
+
+/// The text of an `errno` value, as `strerror` gives it.
+enum SystemError {
+    static func text(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// The few file-system operations the journal needs, as thin wrappers that report failures
+/// as ``JournalError`` with the path and the system's reason.
+enum FileSystem {
+    /// Creates `path` and its missing parents with mode 0700 (the data directory holds the
+    /// control socket and every action, so it is private to its owner).
+    static func makeDirectories(_ path: String) throws(JournalError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw .system(path: prefix, operation: "create the directory", errno: errno)
+            }
+            prefix += "/"
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .system(path: path, operation: "read", errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .system(path: path, operation: "use", reason: "it exists and is not a directory")
+        }
+    }
+
+    /// The names in the directory at `path`, without `.` and `..`; empty when it does not exist.
+    static func names(in path: String) throws(JournalError) -> [String] {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw .system(path: path, operation: "list", errno: errno)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { buffer in
+                String(decoding: buffer.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The whole contents of the file at `path`.
+    static func read(_ path: String) throws(JournalError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(path: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var status = stat()
+        if fstat(descriptor, &status) == 0 { bytes.reserveCapacity(Int(status.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(path: path, operation: "read", errno: errno)
+            }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// The size of the file at `path` in bytes; 0 when it is gone.
+    static func size(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// Flushes a directory's entries, so a file created or renamed in it survives a crash.
+    static func syncDirectory(_ path: String) throws(JournalError) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(path: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .system(path: path, operation: "flush", errno: errno) }
+    }
+
+    /// Removes the file at `path`; a file already gone is not an error.
+    static func remove(_ path: String) throws(JournalError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw .system(path: path, operation: "remove", errno: errno) }
+    }
+
+    /// Writes `bytes` to `path` so that the file is either the old one or the whole new one,
+    /// also after a crash: a temporary file is written and flushed, then renamed over `path`.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws(JournalError) {
+        let temporary = path + ".tmp"
+        let file = try OpenFile(path: temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        try file.write(bytes)
+        try file.sync()
+        guard rename(temporary, path) == 0 else { throw .system(path: path, operation: "rename \(temporary) to", errno: errno) }
+        try syncDirectory(directory)
+    }
+}

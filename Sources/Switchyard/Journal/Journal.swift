@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The journal of a running bus: appends every reduced batch, writes snapshots in the
+/// background, and flushes on the configured policy.
+///
+/// The bus appends in the store's `afterReduce` hook, before the new state is published and
+/// before any `dispatch` returns, so with `fsync: always` a returned dispatch is on disk. Snapshots
+/// and interval flushes run on a queue of their own, off the reducer's path; at most one
+/// snapshot waits at a time (a newer one replaces it).
+final class Journal: Sendable {
+    /// How often the `interval` policy flushes: once a second.
+    static let flushInterval: Duration = .seconds(1)
+    /// How many snapshots are kept; older ones are removed once a newer one is on disk.
+    static let keptSnapshots = 2
+
+    private struct SnapshotState: Sendable {
+        var pending: JournalSnapshot?
+        var scheduled = false
+        var latest: UInt64?
+    }
+
+    let layout: JournalLayout
+    let writer: JournalWriter
+    private let log: LogSink
+    private let queue = DispatchQueue(label: "switchyard.journal", qos: .utility)
+    private let snapshots: Mutex<SnapshotState>
+    private let flushing = Mutex<Task<Void, Never>?>(nil)
+
+    private init(layout: JournalLayout, writer: JournalWriter, snapshotSequence: UInt64?, log: LogSink) {
+        self.layout = layout
+        self.writer = writer
+        self.log = log
+        self.snapshots = Mutex(SnapshotState(latest: snapshotSequence))
+    }
+
+    /// Restores the state from the journal in `layout` and opens it for appending.
+    ///
+    /// - Parameters:
+    ///   - initialState: The state of an empty journal.
+    ///   - adopt: Turns a snapshot's state into the starting state.
+    ///   - reduce: The bus reducer, for the actions after the snapshot.
+    /// - Throws: ``JournalError`` when the journal is corrupt or cannot be read or written.
+    static func open(
+        layout: JournalLayout,
+        settings: JournalSettings,
+        initialState: JSON,
+        adopt: (JSON) -> JSON,
+        reduce: (inout JSON, BusAction) -> Void,
+        log: LogSink
+    ) throws(JournalError) -> (journal: Journal, restored: JournalRestore.Outcome) {
+        try FileSystem.makeDirectories(layout.directory)
+        for name in try FileSystem.names(in: layout.directory) where name.hasSuffix(".tmp") {
+            try FileSystem.remove(layout.directory + "/" + name)
+        }
+        let restored = try JournalRestore(layout: layout).restore(initialState: initialState, adopt: adopt, reduce: reduce)
+        let writer = try JournalWriter(layout: layout, restored: restored, settings: settings)
+        if restored.tornLength > 0, let newest = restored.newestSegment {
+            log.write(.warning, "journal: dropped a torn last line of \(restored.tornLength) bytes at the end of \(newest.segment.path) (an append cut short; it was never acknowledged)")
+        }
+        return (Journal(layout: layout, writer: writer, snapshotSequence: restored.snapshotSequence, log: log), restored)
+    }
+
+    /// Appends a reduced batch. Returns `false` when the journal failed (now or before); the
+    /// first failure is logged.
+    func append(_ actions: [BusAction]) -> Bool {
+        let failedBefore = writer.failure != nil
+        do {
+            try writer.append(actions)
+            return true
+        } catch {
+            if !failedBefore { log.write(.error, "journal: \(error); actions are no longer journaled") }
+            return false
+        }
+    }
+
+    /// Writes a snapshot in the background when the last append made one due; `state` is
+    /// read only then, and must be the state after that append's last action.
+    func snapshotIfDue(_ state: () -> JSON) {
+        guard let sequence = writer.takeSnapshotDue() else { return }
+        let schedule = snapshots.withLock { snapshots in
+            snapshots.pending = JournalSnapshot(sequence: sequence, state: state())
+            defer { snapshots.scheduled = true }
+            return !snapshots.scheduled
+        }
+        if schedule { queue.async { self.writePendingSnapshots() } }
+    }
+
+    /// Flushes every ``flushInterval`` of `clock` while the policy is `interval`, until
+    /// ``close(finalState:)``.
+    func startFlushing<C: Clock>(on clock: C) where C.Duration == Duration {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                do {
+                    try await clock.sleep(for: Self.flushInterval)
+                } catch {
+                    return
+                }
+                guard let self else { return }
+                if writer.fsync == .interval { queue.async { self.flushNow() } }
+            }
+        }
+        flushing.withLock { $0 = task }
+    }
+
+    /// Waits for background work, writes a final snapshot when actions followed the latest
+    /// one, and flushes and closes the segment. Blocks its thread for the duration: called
+    /// once, when the bus has stopped.
+    func close(finalState: JSON) {
+        flushing.withLock { $0?.cancel() }
+        queue.sync {}
+        let last = writer.lastSequence
+        let latest = snapshots.withLock { $0.latest }
+        if writer.failure == nil, last > 0, latest.map({ $0 < last }) ?? true {
+            write(JournalSnapshot(sequence: last, state: finalState))
+        }
+        do {
+            try writer.close()
+        } catch {
+            log.write(.error, "journal: \(error)")
+        }
+    }
+
+    /// The journal's counters.
+    var statistics: JournalStatistics {
+        JournalStatistics(directory: layout.directory, bytes: writer.totalBytes, segments: writer.segments,
+                          lastSequence: writer.lastSequence, snapshotSequence: snapshots.withLock { $0.latest },
+                          fsync: writer.fsync, failure: writer.failure?.description)
+    }
+
+    private func flushNow() {
+        do {
+            try writer.flush()
+        } catch {
+            log.write(.error, "journal: \(error)")
+        }
+    }
+
+    private func writePendingSnapshots() {
+        while let snapshot = snapshots.withLock({ snapshots -> JournalSnapshot? in
+            defer { snapshots.pending = nil }
+            if snapshots.pending == nil { snapshots.scheduled = false }
+            return snapshots.pending
+        }) {
+            write(snapshot)
+        }
+    }
+
+    /// Flushes the segments through the snapshot's sequence first, so a snapshot on disk never
+    /// runs ahead of the actions before it; then writes it and removes older ones.
+    private func write(_ snapshot: JournalSnapshot) {
+        do {
+            try writer.flush()
+            try snapshot.write(in: layout, at: Date())
+            writer.account(bytes: FileSystem.size(layout.snapshotPath(sequence: snapshot.sequence)))
+            snapshots.withLock { $0.latest = max($0.latest ?? 0, snapshot.sequence) }
+            let older = try layout.list().snapshots.dropLast(Self.keptSnapshots)
+            for stale in older {
+                let size = FileSystem.size(stale.path)
+                try FileSystem.remove(stale.path)
+                writer.account(bytes: -size)
+            }
+        } catch {
+            log.write(.error, "journal: snapshot at \(snapshot.sequence) not written: \(error)")
+        }
+    }
+}

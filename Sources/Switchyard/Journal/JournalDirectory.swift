@@ -1,0 +1,159 @@
+/// A bus's journal on disk, for the `switchyard journal` tools: show, verify, compact.
+///
+/// Reading is safe while a bus appends (its newest line may then look torn, which is
+/// tolerated). Compaction only removes files the running bus no longer reads or writes.
+public struct JournalDirectory: Sendable, Hashable {
+    let layout: JournalLayout
+
+    /// The journal of the bus whose data directory is `dataDirectory`.
+    public init(dataDirectory: String) {
+        layout = JournalLayout(dataDirectory: dataDirectory)
+    }
+
+    /// The journal directory, `<dataDirectory>/journal`.
+    public var path: String { layout.directory }
+
+    /// Hands every journaled action to `body`, oldest first, stopping early when `body`
+    /// returns `false`.
+    /// - Throws: ``JournalError`` at the first corrupt record, after handing over the actions
+    ///   before it.
+    public func forEachAction(_ body: (BusAction) -> Bool) throws(JournalError) {
+        let segments = try layout.list().segments
+        var expectedFirst: UInt64?
+        for (index, segment) in segments.enumerated() {
+            if let expectedFirst, segment.firstSequence != expectedFirst {
+                throw .sequenceGap(file: segment.path, line: 1, offset: 0, expected: expectedFirst, found: segment.firstSequence)
+            }
+            var stopped = false
+            let summary = try SegmentScanner(segment: segment, isNewest: index == segments.count - 1).scan(try FileSystem.read(segment.path)) { action throws(JournalError) in
+                guard !stopped else { return }
+                stopped = !body(action)
+            }
+            if stopped { return }
+            expectedFirst = (summary.lastSequence ?? segment.firstSequence &- 1) &+ 1
+        }
+    }
+
+    /// Reads every segment and snapshot and checks that the actions are whole and in sequence.
+    ///
+    /// A gap between two segments is accepted only where a snapshot holds the missing
+    /// actions' effect (after a machine crash under a lax fsync policy).
+    /// - Throws: ``JournalError`` naming the file, line and byte offset of the first problem.
+    public func verify() throws(JournalError) -> JournalVerification {
+        let (segments, snapshots) = try layout.list()
+        let snapshotSequences = Set(try snapshots.map { snapshot throws(JournalError) in try JournalSnapshot.read(snapshot).sequence })
+        var report = JournalVerification(directory: path, snapshots: snapshots.map(\.sequence))
+        var expectedFirst: UInt64?
+        for (index, segment) in segments.enumerated() {
+            if let expectedFirst, segment.firstSequence != expectedFirst {
+                guard segment.firstSequence > expectedFirst, snapshotSequences.contains(segment.firstSequence - 1) else {
+                    throw .sequenceGap(file: segment.path, line: 1, offset: 0, expected: expectedFirst, found: segment.firstSequence)
+                }
+                report.coveredGaps.append(expectedFirst...(segment.firstSequence - 1))
+            }
+            let bytes = try FileSystem.read(segment.path)
+            report.bytes += bytes.count
+            let summary = try SegmentScanner(segment: segment, isNewest: index == segments.count - 1).scan(bytes) { _ throws(JournalError) in }
+            report.segments += 1
+            report.actions += summary.count
+            if summary.count > 0, report.firstSequence == nil { report.firstSequence = segment.firstSequence }
+            report.lastSequence = summary.lastSequence ?? report.lastSequence
+            report.tornLength = summary.tornLength
+            expectedFirst = (summary.lastSequence ?? segment.firstSequence &- 1) &+ 1
+        }
+        report.bytes += snapshots.reduce(0) { $0 + FileSystem.size($1.path) }
+        return report
+    }
+
+    /// Removes what the latest snapshot makes unnecessary for a restore: older snapshots and
+    /// the segments whose every action it includes. The newest segment is always kept.
+    /// - Throws: ``JournalError`` when the latest snapshot cannot be read (then nothing is
+    ///   removed) or a file cannot be removed.
+    public func compact() throws(JournalError) -> JournalCompaction {
+        let (segments, snapshots) = try layout.list()
+        var result = JournalCompaction()
+        guard let latest = snapshots.last else { return result }
+        let snapshot = try JournalSnapshot.read(latest)
+        result.snapshotSequence = snapshot.sequence
+        for (index, segment) in segments.enumerated().dropLast() where segments[index + 1].firstSequence <= snapshot.sequence + 1 {
+            result.freedBytes += FileSystem.size(segment.path)
+            try FileSystem.remove(segment.path)
+            result.removedSegments += 1
+        }
+        for older in snapshots.dropLast() {
+            result.freedBytes += FileSystem.size(older.path)
+            try FileSystem.remove(older.path)
+            result.removedSnapshots += 1
+        }
+        return result
+    }
+}
+
+/// What ``JournalDirectory/verify()`` found in a sound journal.
+public struct JournalVerification: Sendable, Hashable, CustomStringConvertible {
+    /// The journal directory.
+    public var directory: String
+    /// Segment files read.
+    public var segments = 0
+    /// Whole actions in them.
+    public var actions = 0
+    /// The first and last sequence numbers present; `nil` for an empty journal.
+    public var firstSequence: UInt64?
+    /// The last sequence number present.
+    public var lastSequence: UInt64?
+    /// The sequence numbers of the snapshots, oldest first; each was read back.
+    public var snapshots: [UInt64]
+    /// The length of a torn last line in the newest segment (tolerated); 0 when there is none.
+    public var tornLength = 0
+    /// Ranges of actions missing from the segments whose effect a snapshot holds.
+    public var coveredGaps: [ClosedRange<UInt64>] = []
+    /// The bytes of every segment and snapshot.
+    public var bytes = 0
+
+    /// `ok: 3 segments, 25000 actions (1-25000), snapshots at 10000, 20000, 1.2 MB`, with notes.
+    public var description: String {
+        var text = "ok: \(directory): \(segments) segment\(segments == 1 ? "" : "s"), \(actions) action\(actions == 1 ? "" : "s")"
+        if let firstSequence, let lastSequence { text += " (\(firstSequence)-\(lastSequence))" }
+        text += snapshots.isEmpty ? ", no snapshot" : ", snapshot\(snapshots.count == 1 ? "" : "s") at " + snapshots.map(String.init).joined(separator: ", ")
+        text += ", \(ByteCount.text(bytes))"
+        if tornLength > 0 { text += "\nnote: a torn last line of \(tornLength) bytes ends the newest segment (an append cut short; the bus drops it on start)" }
+        for gap in coveredGaps {
+            text += "\nnote: actions \(gap.lowerBound)-\(gap.upperBound) are missing from the segments; snapshot \(gap.upperBound) holds their effect"
+        }
+        return text
+    }
+}
+
+/// What ``JournalDirectory/compact()`` removed.
+public struct JournalCompaction: Sendable, Hashable, CustomStringConvertible {
+    /// The snapshot everything removed is included in; `nil` when there is none (nothing is removed).
+    public var snapshotSequence: UInt64?
+    /// Segment files removed.
+    public var removedSegments = 0
+    /// Snapshot files removed.
+    public var removedSnapshots = 0
+    /// The bytes they held.
+    public var freedBytes = 0
+
+    /// `removed 4 segments and 1 snapshot (12.3 MB); restores start from snapshot 40000`.
+    public var description: String {
+        guard let snapshotSequence else { return "nothing to compact: the journal has no snapshot yet" }
+        return "removed \(removedSegments) segment\(removedSegments == 1 ? "" : "s") and \(removedSnapshots) snapshot\(removedSnapshots == 1 ? "" : "s") (\(ByteCount.text(freedBytes))); restores start from snapshot \(snapshotSequence)"
+    }
+}
+
+/// Byte counts for people: `512 B`, `12.3 KB`, `4.0 MB`.
+public enum ByteCount {
+    /// `bytes` in B, KB, MB or GB (powers of 1024), one decimal above bytes.
+    public static func text(_ bytes: Int) -> String {
+        let units = ["KB", "MB", "GB", "TB"]
+        guard bytes >= 1024 else { return "\(bytes) B" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+}

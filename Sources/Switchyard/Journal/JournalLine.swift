@@ -1,0 +1,78 @@
+import Foundation
+
+/// One journaled action per line: the action's JSON object (``BusAction/json``), whose `id` is
+/// its sequence number, then a newline.
+enum JournalLine {
+    /// Appends `action` as one line, byte for byte what `action.json.serialized()` and a
+    /// newline would give, without building the intermediate object.
+    static func append(_ action: BusAction, to output: inout [UInt8]) {
+        appendObject(action, to: &output)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `action` as `action.json.serialized()` would, without a newline.
+    static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
+        output.append(contentsOf: #"{"cause":"#.utf8)
+        if let cause = action.cause {
+            output.append(contentsOf: String(Int64(clamping: cause)).utf8)
+        } else {
+            output.append(contentsOf: "null".utf8)
+        }
+        output.append(contentsOf: #","id":"#.utf8)
+        output.append(contentsOf: String(Int64(clamping: action.id)).utf8)
+        output.append(contentsOf: #","payload":"#.utf8)
+        JSONWriter.write(action.payload, into: &output, indent: nil)
+        output.append(contentsOf: #","source":"#.utf8)
+        JSONWriter.writeString(action.source, into: &output)
+        output.append(contentsOf: #","time":""#.utf8)
+        output.append(contentsOf: Timestamp.iso8601(action.time).utf8)
+        output.append(contentsOf: #"","type":"#.utf8)
+        JSONWriter.writeString(action.type, into: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Reads one line (without its newline) back into an action; every field the writer
+    /// writes must be there. The time is read to the millisecond, as the bus stamps it.
+    static func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<BusAction, DecodeError> {
+        let value: JSON
+        do {
+            value = try JSON(parsing: line)
+        } catch {
+            return .failure(DecodeError(description: "not a JSON object: \(error.reason) at column \(error.column)"))
+        }
+        guard case .object(let members) = value else {
+            return .failure(DecodeError(description: "expected an action object, got \(value.kindDescription)"))
+        }
+        for field in ["id", "time", "source", "type"] where members[field] == nil {
+            return .failure(DecodeError(description: "the action has no \"\(field)\""))
+        }
+        do {
+            var action = try BusAction(json: value, defaultSource: "")
+            guard action.id > 0 else { return .failure(DecodeError(description: "the action's \"id\" must be positive")) }
+            action.time = BusClock.nearestMillisecond(action.time)
+            return .success(action)
+        } catch {
+            return .failure(DecodeError(description: error.description))
+        }
+    }
+
+    /// Why a line is not a journaled action.
+    struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
+        var description: String
+    }
+}
+
+/// The time the bus stamps on actions: to the millisecond, the precision the journal keeps,
+/// so an action replayed from the journal is the action that was reduced.
+enum BusClock {
+    /// Now, cut to the millisecond.
+    static func now() -> Date {
+        let milliseconds = (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        return Date(timeIntervalSince1970: milliseconds / 1000)
+    }
+
+    /// `date` at the nearest millisecond: a parsed `.125` that came out a hair below is 125 ms.
+    static func nearestMillisecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}

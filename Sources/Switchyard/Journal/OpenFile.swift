@@ -1,0 +1,57 @@
+import Glibc
+
+/// An open file descriptor, closed when the last reference goes away.
+///
+/// The journal writer appends through one while the flusher syncs it from another thread;
+/// holding a reference keeps the descriptor from being closed (and its number reused) under
+/// a sync in progress.
+final class OpenFile: Sendable {
+    let path: String
+    let descriptor: Int32
+
+    /// Opens `path` with `flags` (`O_CLOEXEC` is added) and mode 0600 for a created file.
+    init(path: String, flags: Int32) throws(JournalError) {
+        let descriptor = open(path, flags | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .system(path: path, operation: "open", errno: errno) }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Writes every byte, retrying short writes and interruptions.
+    func write(_ bytes: [UInt8]) throws(JournalError) {
+        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw .system(path: path, operation: "write to", errno: failure) }
+    }
+
+    /// Flushes the file's data to the device (`fdatasync`).
+    func sync() throws(JournalError) {
+        guard fdatasync(descriptor) == 0 else { throw .system(path: path, operation: "flush", errno: errno) }
+    }
+
+    /// Cuts the file to `length` bytes.
+    func truncate(to length: Int) throws(JournalError) {
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw .system(path: path, operation: "truncate", errno: errno) }
+    }
+
+    /// The file's size in bytes.
+    func size() throws(JournalError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .system(path: path, operation: "read the size of", errno: errno) }
+        return Int(status.st_size)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Switchyard
+
+/// A blocking client of the control socket, for the short-lived client commands. Run it on a
+/// thread of its own (see ``onThread(_:)``), never on the cooperative pool.
+final class ControlClient {
+    /// Why talking to the bus failed.
+    struct Failure: Error {
+        var message: String
+    }
+
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+
+    /// Connects to the bus at `path`.
+    /// - Throws: ``Failure`` saying how to start a bus when none listens there.
+    init(path: String) throws(Failure) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw Failure(message: "the socket path \(path) is too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(message: "cannot create a socket: \(String(cString: strerror(errno)))") }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == ENOENT || code == ECONNREFUSED {
+                throw Failure(message: "no bus is listening on \(path) (start one with `switchyard run CONFIG`, or name its socket with --socket or --config)")
+            }
+            throw Failure(message: "cannot connect to \(path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends one request line.
+    func send(_ request: JSON) throws(Failure) {
+        var bytes: [UInt8] = []
+        request.serialize(into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { throw Failure(message: "the bus closed the connection: \(String(cString: strerror(errno)))") }
+            offset += sent
+        }
+    }
+
+    /// The next line as JSON; `nil` when the bus closed the connection. Waits at most
+    /// `timeout`, or without limit when it is `nil`.
+    func receive(timeout: Duration? = .seconds(30)) throws(Failure) -> JSON? {
+        let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[..<newline]
+                defer { buffer.removeSubrange(...newline) }
+                do {
+                    return try JSON(parsing: line)
+                } catch {
+                    throw Failure(message: "the bus sent a line that is not JSON: \(error)")
+                }
+            }
+            var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var wait: Int32 = -1
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { throw Failure(message: "the bus did not answer within \(timeout!)") }
+                wait = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            let ready = poll(&interest, 1, wait)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Sends a request and returns its reply.
+    /// - Throws: ``Failure`` when the reply is an error (its code and message) or none comes.
+    func request(_ request: JSON) throws(Failure) -> JSON {
+        try send(request)
+        guard let reply = try receive() else { throw Failure(message: "the bus closed the connection without answering") }
+        try Self.check(reply)
+        return reply
+    }
+
+    /// Throws the error a reply carries, if it carries one.
+    static func check(_ reply: JSON) throws(Failure) {
+        guard reply["ok"] == false else { return }
+        let code = reply["error"]?["code"]?.stringValue ?? "error"
+        let message = reply["error"]?["message"]?.stringValue ?? reply.serialized()
+        throw Failure(message: "\(code): \(message)")
+    }
+}
+
+/// Runs blocking work on a thread of its own and returns its result.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.start()
+    }
+}

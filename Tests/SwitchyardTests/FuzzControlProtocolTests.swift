@@ -1,0 +1,151 @@
+import Testing
+@testable import Switchyard
+
+/// Random and mutated control-protocol input, from fixed seeds so a failure reproduces: every
+/// input gives a request or an error reply, never a crash or a hang.
+///
+/// (The gpsd line parser lives on its own branch; its fuzz test belongs there.)
+struct FuzzControlProtocolTests {
+    private static let alphabet = Array(#"{}[],:"\ 0123456789-+.eEtrufalsnopdichwyv/*\u{}"#.utf8) + [0x0A, 0x0D, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF]
+
+    private static let seeds = [
+        #"{"op":"dispatch","action":{"type":"location/changed","payload":{"latitude":51.5,"tags":[true,null]},"cause":4}}"#,
+        #"{"op":"state","path":"places.value.0.name"}"#,
+        #"{"op":"watch","actions":"gps/*","state":"location"}"#,
+        #"{"op":"stats"}"#,
+        #"{"op":"dispatch","action":{"type":"a/b","source":"fetch","id":7,"time":"2026-11-22T09:30:00.125Z"}}"#,
+    ]
+
+    /// Random bytes parse to a request or to an error with a code and a message.
+    @Test(.timeLimit(.minutes(1))) func randomBytes() {
+        var generator = SeededGenerator(seed: 0xC0_2701)
+        for _ in 0..<30_000 {
+            let length = Int.random(in: 0...64, using: &generator)
+            let bytes = (0..<length).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+            check(bytes)
+        }
+    }
+
+    /// Mutated requests parse to an error, or to a request that survives a JSON round trip.
+    @Test(.timeLimit(.minutes(1))) func mutatedRequests() {
+        var generator = SeededGenerator(seed: 0x5EED_0C71)
+        for round in 0..<30_000 {
+            var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
+            for _ in 0...Int.random(in: 0...3, using: &generator) {
+                mutate(&bytes, using: &generator)
+            }
+            check(bytes)
+        }
+    }
+
+    /// A session fed random pieces stays bounded, gives one step per line, and finishes.
+    @Test(.timeLimit(.minutes(1))) func sessionsUnderRandomInput() {
+        var generator = SeededGenerator(seed: 0x5E55_1011)
+        for _ in 0..<300 {
+            var input: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...40, using: &generator) {
+                if Bool.random(using: &generator) {
+                    input += Array(Self.seeds.randomElement(using: &generator).unsafelyUnwrapped.utf8) + [10]
+                } else {
+                    input += (0..<Int.random(in: 0...200, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+                }
+            }
+            var session = ControlSession(maximumLineLength: 64)
+            var inFlight = 0
+            var steps = 0
+            func drain(_ session: inout ControlSession) {
+                while let step = session.nextStep() {
+                    steps += 1
+                    if case .dispatch = step { inFlight += 1 }
+                }
+            }
+            var ranges: [Range<Int>] = []
+            for length in randomPieces(input.count, using: &generator) {
+                let start = ranges.last?.upperBound ?? 0
+                ranges.append(start..<start + length)
+            }
+            for piece in ranges {
+                input[piece].withUnsafeBytes { session.receive($0) }
+                #expect(session.bufferedCount <= ControlLimits.readAhead + piece.count)
+                drain(&session)
+                while inFlight > 0, Bool.random(using: &generator) {
+                    session.completed()
+                    inFlight -= 1
+                    drain(&session)
+                }
+            }
+            session.receiveEnd()
+            drain(&session)
+            while inFlight > 0 {
+                session.completed()
+                inFlight -= 1
+                drain(&session)
+            }
+            #expect(session.isFinished)
+            #expect(steps == frame(input, pieces: [input.count], maximumLength: 64).count)
+        }
+    }
+
+    /// Splitting a stream at random points never changes the lines it frames.
+    @Test(.timeLimit(.minutes(1))) func framingIgnoresChunkBoundaries() {
+        var generator = SeededGenerator(seed: 0xF2A3E)
+        for _ in 0..<500 {
+            let input = (0..<Int.random(in: 0...2000, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? UInt8(10) : Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped
+            }
+            #expect(frame(input, pieces: [input.count]) == frame(input, pieces: randomPieces(input.count, using: &generator)))
+        }
+    }
+
+    private func frame(_ input: [UInt8], pieces: [Int], maximumLength: Int = 40) -> [LineReader.Piece] {
+        var reader = LineReader(maximumLength: maximumLength)
+        var result: [LineReader.Piece] = []
+        var offset = 0
+        for length in pieces {
+            input[offset..<offset + length].withUnsafeBytes { reader.append($0) }
+            offset += length
+            while let piece = reader.next() { result.append(piece) }
+        }
+        reader.end()
+        while let piece = reader.next() { result.append(piece) }
+        return result
+    }
+
+    private func randomPieces(_ total: Int, using generator: inout SeededGenerator) -> [Int] {
+        var pieces: [Int] = []
+        var left = total
+        while left > 0 {
+            let piece = Int.random(in: 1...min(left, 97), using: &generator)
+            pieces.append(piece)
+            left -= piece
+        }
+        return pieces
+    }
+
+    private func check(_ bytes: [UInt8]) {
+        do {
+            let request = try ControlRequest(line: bytes)
+            #expect(try ControlRequest(json: request.json) == request)
+        } catch {
+            #expect(!error.code.isEmpty && !error.message.isEmpty)
+            #expect(ControlReply.error(error).last == 10)
+        }
+    }
+
+    private func mutate(_ bytes: inout [UInt8], using generator: inout SeededGenerator) {
+        guard !bytes.isEmpty else {
+            bytes.append(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped)
+            return
+        }
+        let position = Int.random(in: 0..<bytes.count, using: &generator)
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0: bytes[position] = Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped
+        case 1: bytes.remove(at: position)
+        case 2: bytes.insert(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped, at: position)
+        case 3: bytes.removeSubrange(position...)
+        default:
+            let end = min(bytes.count, position + Int.random(in: 1...16, using: &generator))
+            bytes.insert(contentsOf: bytes[position..<end], at: Int.random(in: 0...bytes.count, using: &generator))
+        }
+    }
+}

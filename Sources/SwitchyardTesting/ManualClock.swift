@@ -102,4 +102,16 @@ public struct ManualClock: Clock {
     public func waitForSleepers(count: Int) async {
         await timeline.waitForSleepers(count: count)
     }
+
+    /// Waits, yielding and never sleeping, until at least `count` tasks sleep on this clock.
+    /// Returns `false` when that does not happen within `limit` of real time (default 10 s), so
+    /// a test that registers fewer timers than it expects fails instead of hanging.
+    public func waitForSleepers(atLeast count: Int, limit: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        while sleeperCount < count {
+            if ContinuousClock.now > deadline || Task.isCancelled { return false }
+            await Task.yield()
+        }
+        return true
+    }
 }

@@ -1,4 +1,5 @@
 @testable import GPSDPlugin
+import SwitchyardTesting
 import Switchyard
 import Testing
 

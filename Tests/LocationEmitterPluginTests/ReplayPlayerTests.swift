@@ -1,4 +1,5 @@
 @testable import LocationEmitterPlugin
+import SwitchyardTesting
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import SwitchyardTesting
 import Foundation
 @testable import LocationEmitterPlugin
 import Switchyard

@@ -1,3 +1,4 @@
+import SwitchyardTesting
 import Foundation
 import LocationEmitterPlugin
 import LoggerPlugin

@@ -40,12 +40,19 @@ final class SwitchyardProcess: Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        let output = self.output
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            output.append(handle.availableData, toErrors: false)
-        }
-        stderr.fileHandleForReading.readabilityHandler = { handle in
-            output.append(handle.availableData, toErrors: true)
+        // A thread per pipe reads to end of file, so every byte the child wrote is collected
+        // before `exitStatus` returns, however much it wrote just before exiting.
+        for (pipe, toErrors) in [(stdout, false), (stderr, true)] {
+            let handle = pipe.fileHandleForReading
+            let output = self.output
+            Thread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    output.append(data, toErrors: toErrors)
+                }
+                output.finishStream()
+            }.start()
         }
         try process.run()
     }
@@ -82,8 +89,12 @@ final class SwitchyardProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        // Let the readability handlers collect the last bytes.
-        try? await Task.sleep(for: .milliseconds(50))
+        // Collect the last bytes; a grandchild that inherited the pipes may hold them open, so
+        // wait for the end of both streams for a bounded time only.
+        let drained = ContinuousClock.now.advanced(by: .seconds(5))
+        while output.openStreams > 0, ContinuousClock.now < drained {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
@@ -124,7 +135,14 @@ final class TemporaryDirectory: Sendable {
 
 /// Bytes a child wrote to stdout and stderr, collected from the pipes' handlers.
 final class CapturedOutput: Sendable {
-    private let data = Mutex((stdout: Data(), stderr: Data()))
+    private let data = Mutex((stdout: Data(), stderr: Data(), open: 2))
+
+    /// Streams (stdout, stderr) not yet read to their end.
+    var openStreams: Int { data.withLock { $0.open } }
+
+    func finishStream() {
+        data.withLock { $0.open -= 1 }
+    }
 
     func append(_ bytes: Data, toErrors: Bool) {
         data.withLock { if toErrors { $0.stderr.append(bytes) } else { $0.stdout.append(bytes) } }

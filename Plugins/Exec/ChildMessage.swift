@@ -20,7 +20,7 @@ enum ChildMessage: Sendable, Hashable {
         }
         let value: JSON
         do {
-            value = try JSON(parsing: line)
+            value = try JSON(parsingInput: line)
         } catch {
             throw ProtocolViolation("not JSON: \(error.description)")
         }

@@ -52,18 +52,47 @@ enum ClientCommand {
         }
     }
 
-    /// `switchyard tail [PATTERN] [--json]`: prints each matching action as it is reduced,
-    /// until the bus stops (exit 0) or drops this watcher (exit 1).
+    /// `switchyard tail [PATTERN] [--json] [--buffer N] [--overflow disconnect|drop-oldest]`:
+    /// prints each matching action as it is reduced, until the bus stops (exit 0), drops this
+    /// watcher for falling behind (exit 1, after saying so), or the connection ends without
+    /// the bus saying why (exit 1). With `--overflow drop-oldest` lost actions are reported
+    /// on stderr and the stream goes on.
     static func tail(_ options: ClientOptions) -> ExitStatus {
         guard options.positionals.count <= 1 else { return SwitchyardCommand.usageError("tail takes at most one type pattern") }
         let text = options.positionals.first ?? "*"
         guard let pattern = TypePattern(text) else {
             return SwitchyardCommand.usageError("\(JSON.string(text)) is not a type pattern (\"*\", \"gps/*\" or \"gps/fix\")")
         }
+        var watch = WatchOptions()
+        if let buffer = options.buffer {
+            guard let count = Int(buffer), (1...WatchOptions.maximumBuffer).contains(count) else {
+                return SwitchyardCommand.usageError("--buffer takes a number of actions from 1 to \(WatchOptions.maximumBuffer), got \(buffer)")
+            }
+            watch.buffer = count
+        }
+        if let overflow = options.overflow {
+            guard let policy = WatchOptions.Overflow(rawValue: overflow) else {
+                return SwitchyardCommand.usageError("--overflow takes disconnect or drop-oldest, got \(overflow)")
+            }
+            watch.overflow = policy
+        }
         return withClient(options) { client throws(ControlClient.Failure) in
-            _ = try client.request(ControlRequest.watch(actions: pattern, state: nil).json)
+            _ = try client.request(ControlRequest.watch(actions: pattern, state: nil, options: watch).json)
             while let line = try client.receive(timeout: nil) {
+                if line["error"]?["code"] == "too-slow" {
+                    let reason = line["error"]?["message"]?.stringValue ?? "it fell behind"
+                    Output.error("switchyard: the bus dropped this watcher because it fell behind (\(reason)); actions after it are not shown. Read faster, or use --buffer N or --overflow drop-oldest")
+                    return .failure
+                }
                 try ControlClient.check(line)
+                if line["end"] != nil {
+                    Output.error("switchyard: the bus stopped")
+                    return .success
+                }
+                if let dropped = line["dropped"] {
+                    Output.error("switchyard: \(dropped) actions were dropped because this watcher fell behind")
+                    continue
+                }
                 guard let object = line["action"] else { continue }
                 var text = object.serialized()
                 if !options.json, let action = try? BusAction(json: object, defaultSource: "") {
@@ -72,8 +101,8 @@ enum ClientCommand {
                 // Whoever read the output is gone (`switchyard tail | head`): done.
                 guard Output.out(text) else { return .success }
             }
-            Output.error("switchyard: the bus closed the connection")
-            return .success
+            Output.error("switchyard: error: the connection to the bus ended without the bus saying why (it may have crashed); actions after this point are not shown")
+            return .failure
         }
     }
 

@@ -11,6 +11,10 @@ struct ClientOptions {
     var configuration: String?
     var dataDirectory: String?
     var json = false
+    /// `tail --buffer N`: how many actions may wait for this watcher.
+    var buffer: String?
+    /// `tail --overflow disconnect|drop-oldest`: what a backlog beyond the buffer does.
+    var overflow: String?
     var positionals: [String] = []
 
     /// Why the command line cannot be used.
@@ -35,6 +39,8 @@ struct ClientOptions {
                 switch argument {
                 case "--socket": socket = value
                 case "--config": configuration = value
+                case "--buffer": buffer = value
+                case "--overflow": overflow = value
                 default: dataDirectory = value
                 }
             }

@@ -18,18 +18,21 @@ struct RunCommand {
             Output.error(error.description)
             return .invalidConfiguration
         }
+        // Errors from here on may carry expanded values (a data directory, a URL): never the
+        // secrets among them.
+        let secrets = configuration.secrets
         let bus: Bus
         do {
             bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
         } catch let error as ConfigurationError {
-            Output.error(error.description)
+            Output.error(secrets.redact(error.description))
             return .invalidConfiguration
         } catch let error as JournalError where error.isCorruption {
-            Output.error("switchyard: error: \(error)\nThe bus does not start on a damaged journal. Inspect it with "
-                + "`switchyard journal verify --config \(path)`, then cut the segment at the byte named above or move the journal away.")
+            Output.error(secrets.redact("switchyard: error: \(error)\nThe bus does not start on a damaged journal. Inspect it with "
+                + "`switchyard journal verify --config \(path)`, then cut the segment at the byte named above or move the journal away."))
             return .failure
         } catch {
-            Output.error("switchyard: error: \(error)")
+            Output.error(secrets.redact("switchyard: error: \(error)"))
             return .failure
         }
         let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry)
@@ -45,7 +48,7 @@ struct RunCommand {
         do {
             try await bus.run()
         } catch {
-            Output.error("switchyard: error: \(error)")
+            Output.error(secrets.redact("switchyard: error: \(error)"))
             return .failure
         }
         return .success
@@ -107,7 +110,7 @@ final class SignalReactions: Sendable {
             do {
                 try await bus.reload(configuration)
             } catch {
-                Output.error("switchyard: warning: SIGHUP: keeping the running configuration: \(error)")
+                Output.error(bus.secrets.merging(configuration.secrets).redact("switchyard: warning: SIGHUP: keeping the running configuration: \(error)"))
             }
         }
     }

@@ -12,7 +12,8 @@ struct SwitchyardCommand {
                switchyard plugins              list the plugin kinds and their settings
                switchyard send TYPE [JSON]     dispatch an action to a running bus; prints its id
                switchyard state [PATH]         print the running bus's state (or the part at PATH)
-               switchyard tail [PATTERN]       print actions as they happen (--json: one JSON object each)
+               switchyard tail [PATTERN]       print actions as they happen (--json: one JSON object each;
+                                               --buffer N, --overflow disconnect|drop-oldest)
                switchyard stats                print the running bus's counters (--json: as JSON)
                switchyard journal show|verify|compact
                                                print, check or trim the journal of a data directory
@@ -47,7 +48,8 @@ struct SwitchyardCommand {
         case "send", "state", "tail", "stats":
             let options: ClientOptions
             do {
-                options = try ClientOptions(arguments, allowed: ["--socket", "--config", "--json"])
+                let watchOptions: Set<String> = command == "tail" ? ["--buffer", "--overflow"] : []
+                options = try ClientOptions(arguments, allowed: watchOptions.union(["--socket", "--config", "--json"]))
             } catch {
                 return usageError(error.message)
             }
@@ -110,7 +112,7 @@ struct ValidateCommand {
         do {
             let configuration = try ConfigurationLoader.load(path, registry: BuiltInPlugins.registry)
             let plugins = configuration.plugins.map { "\($0.name) (\($0.kind))" }.joined(separator: ", ")
-            Output.out("\(path): valid: bus \"\(configuration.bus.name)\", \(configuration.plugins.count) plugin(s): \(plugins)")
+            Output.out(configuration.secrets.redact("\(path): valid: bus \"\(configuration.bus.name)\", \(configuration.plugins.count) plugin(s): \(plugins)"))
             return .success
         } catch {
             Output.error(error.description)

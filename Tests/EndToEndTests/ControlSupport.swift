@@ -8,19 +8,22 @@ struct RunningBus {
     let directory: TemporaryDirectory
     let configPath: String
     let process: SwitchyardProcess
+    /// Variables added to the bus's environment (for `${VAR}` in its configuration).
+    var environment: [String: String] = [:]
 
     var socketPath: String { directory.url.appendingPathComponent("data/control.sock").path }
     var dataPath: String { directory.url.appendingPathComponent("data").path }
 
     /// Writes `config.json` (a `bus` object and a `plugins` array) and starts the bus on it.
-    static func start(bus: String = #"{"name": "e2e"}"#, plugins: String = "[]", in directory: TemporaryDirectory? = nil) async throws -> RunningBus {
+    static func start(bus: String = #"{"name": "e2e"}"#, plugins: String = "[]", in directory: TemporaryDirectory? = nil,
+                      environment: [String: String] = [:]) async throws -> RunningBus {
         let directory = try directory ?? TemporaryDirectory()
         var busObject = try JSONSerialization.jsonObject(with: Data(bus.utf8)) as? [String: Any] ?? [:]
         busObject["dataDirectory"] = "data"
         let busText = String(decoding: try JSONSerialization.data(withJSONObject: busObject), as: UTF8.self)
         let path = try directory.write("config.json", #"{"bus": \#(busText), "plugins": \#(plugins)}"#)
-        let process = try SwitchyardProcess(["run", path], directory: directory.url)
-        let bus = RunningBus(directory: directory, configPath: path, process: process)
+        let process = try SwitchyardProcess(["run", path], directory: directory.url, environment: environment)
+        let bus = RunningBus(directory: directory, configPath: path, process: process, environment: environment)
         guard await process.wait(until: { $0.stderr.contains("ready:") }) else {
             throw ControlE2EFailure(description: "the bus did not become ready; stderr:\n\(process.stderr)")
         }
@@ -29,16 +32,16 @@ struct RunningBus {
 
     /// Starts the bus again on the same directory and configuration.
     func restart() async throws -> RunningBus {
-        let process = try SwitchyardProcess(["run", configPath], directory: directory.url)
+        let process = try SwitchyardProcess(["run", configPath], directory: directory.url, environment: environment)
         guard await process.wait(until: { $0.stderr.contains("ready:") }) else {
             throw ControlE2EFailure(description: "the bus did not become ready again; stderr:\n\(process.stderr)")
         }
-        return RunningBus(directory: directory, configPath: configPath, process: process)
+        return RunningBus(directory: directory, configPath: configPath, process: process, environment: environment)
     }
 
     /// Runs `switchyard ARGUMENTS --config CONFIG` in the bus's directory.
     func client(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let client = try SwitchyardProcess(arguments + ["--config", configPath], directory: directory.url)
+        let client = try SwitchyardProcess(arguments + ["--config", configPath], directory: directory.url, environment: environment)
         let status = await client.exitStatus()
         return (status, client.stdout, client.stderr)
     }

@@ -25,7 +25,7 @@ enum GPSDLine: Sendable, Hashable {
         }
         let value: JSON
         do {
-            value = try JSON(parsing: line)
+            value = try JSON(parsingInput: line)
         } catch {
             self = .malformed("not valid JSON: \(error)")
             return

@@ -57,7 +57,7 @@ struct InboundDecoder: Sendable {
         var payload = JSON.null
         if !message.payload.isEmpty {
             do {
-                payload = try JSON(parsing: message.payload)
+                payload = try JSON(parsingInput: message.payload)
             } catch {
                 return .invalid(reason: "the payload is not JSON: \(error.description)")
             }

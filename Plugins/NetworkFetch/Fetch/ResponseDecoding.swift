@@ -18,7 +18,7 @@ enum ResponseDecoding {
             document = .null
         } else {
             do {
-                document = try JSON(parsing: response.body)
+                document = try JSON(parsingInput: response.body)
             } catch {
                 throw FetchFailure(
                     kind: .decode, status: response.status,

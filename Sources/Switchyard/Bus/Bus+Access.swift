@@ -73,12 +73,17 @@ extension Bus {
     nonisolated func controlBackend() -> ControlBackend {
         ControlBackend(
             dispatch: { [core, tickets] action, completion in Bus.submit(action, to: core, tickets: tickets, completion: completion) },
-            state: { [core] in core.store.currentState },
-            actions: { [core] pattern, bufferSize in
-                core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: .dropNewest), owner: nil)
+            state: { [core] in core.log.secrets.redact(core.store.currentState) },
+            actions: { [core] pattern, bufferSize, overflow in
+                core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)
             },
             states: { [core] in core.store.states },
-            statistics: { [weak self] in self?.statistics.json ?? .null }
+            statistics: { [weak self, core] in core.log.secrets.redact(self?.statistics.json ?? .null) }
         )
     }
+}
+
+extension Bus {
+    /// The values this bus's configurations took from the environment, which it never shows.
+    public nonisolated var secrets: Secrets { core.log.secrets }
 }

@@ -18,6 +18,7 @@ extension Bus {
     public func reload(_ configuration: BusConfiguration) async throws -> ReloadReport {
         guard phase == .running else { throw BusError.notRunning }
         guard !reloading.value else { throw BusError.reloadInProgress }
+        core.log.hide(configuration.secrets)
         let plugins = try Bus.makePlugins(configuration, registry: registry)
         reloading.send(true)
         defer { reloading.send(false) }
@@ -47,7 +48,10 @@ extension Bus {
                                           policy: declaration.restart, core: core)
                 runners.append(runner)
                 starting.append(runner)
-                if let slice = plugin.slice { slices.append((declaration.name, slice)) }
+                if var slice = plugin.slice {
+                    slice.initial = configuration.secrets.redact(slice.initial)
+                    slices.append((declaration.name, slice))
+                }
             }
         }
         var settings = configuration.bus

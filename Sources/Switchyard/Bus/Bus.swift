@@ -66,8 +66,9 @@ public final actor Bus {
         clock: any Clock<Duration> = ContinuousClock(),
         log: LogSink = LogSink()
     ) throws(ConfigurationError) {
+        log.hide(configuration.secrets)
         let plugins = try Bus.makePlugins(configuration, registry: registry)
-        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins))
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
                   initialState: BusStateReducer.initialState(slices.current), firstSequence: 1,
                   storage: nil, clock: clock, log: log)
@@ -96,8 +97,9 @@ public final actor Bus {
         clock: any Clock<Duration> = ContinuousClock(),
         log: LogSink = LogSink()
     ) throws {
+        log.hide(configuration.secrets)
         let plugins = try Bus.makePlugins(configuration, registry: registry)
-        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins))
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         let opened = try BusStorage.open(settings: configuration.bus, services: services, slices: slices.current,
                                          reducer: BusStateReducer.reducer(slices), log: log)
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
@@ -136,6 +138,10 @@ public final actor Bus {
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
             firstSequence: firstSequence,
             stamp: { action, sequence in
+                // The one place every action passes: from here on (state, journal, watchers,
+                // logger) no action carries a value the configuration took from the environment.
+                let secrets = log.secrets
+                if !secrets.isEmpty { action = secrets.redact(action) }
                 if action.id >= DispatchTickets.base { tickets.admit(ticket: action.id, sequence: sequence) }
                 action.id = sequence
                 action.time = BusClock.now()
@@ -180,13 +186,21 @@ public final actor Bus {
                 problems += registry.problems(in: declaration)
             }
         }
-        guard problems.isEmpty else { throw ConfigurationError(file: configuration.file, problems: problems) }
+        guard problems.isEmpty else {
+            throw ConfigurationError(file: configuration.file, problems: problems.map { $0.redacted(configuration.secrets) })
+        }
         return plugins
     }
 
-    static func slices(of declarations: [PluginDeclaration], _ plugins: [any Plugin]) -> [SliceTable.Entry] {
+    /// The state slices of the plugins that keep one, their initial values cleaned of
+    /// `secrets`.
+    static func slices(of declarations: [PluginDeclaration], _ plugins: [any Plugin], secrets: Secrets) -> [SliceTable.Entry] {
         zip(declarations, plugins).compactMap { declaration, plugin in
-            plugin.slice.map { (name: declaration.name, slice: $0) }
+            plugin.slice.map { slice in
+                var slice = slice
+                slice.initial = secrets.redact(slice.initial)
+                return (name: declaration.name, slice: slice)
+            }
         }
     }
 

@@ -24,6 +24,7 @@ public final class LogSink: Sendable {
 
     private let minimumLevel: Level
     private let output: Mutex<@Sendable (String) -> Void>
+    private let hidden = Mutex(Secrets())
 
     /// A sink writing `switchyard: LEVEL: message` lines to stderr, from `minimumLevel` (default
     /// `info`) up.
@@ -37,10 +38,21 @@ public final class LogSink: Sendable {
         self.output = Mutex(output)
     }
 
-    /// Writes one line, unless `level` is below the sink's minimum.
+    /// The secrets of the bus writing here: no line shows them (see ``Secrets``).
+    public var secrets: Secrets { hidden.withLock { $0 } }
+
+    /// Adds `secrets` to those every line is cleaned of, as a bus does when it starts or
+    /// reloads its configuration. Secrets once added stay hidden.
+    public func hide(_ secrets: Secrets) {
+        guard !secrets.isEmpty else { return }
+        hidden.withLock { $0 = $0.merging(secrets) }
+    }
+
+    /// Writes one line with every secret replaced by its `${NAME}`, unless `level` is below
+    /// the sink's minimum.
     public func write(_ level: Level, _ message: String) {
         guard level >= minimumLevel else { return }
-        let line = "switchyard: \(level.rawValue): \(message)"
+        let line = "switchyard: \(level.rawValue): \(secrets.redact(message))"
         output.withLock { $0(line) }
     }
 }

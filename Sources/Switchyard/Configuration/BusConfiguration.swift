@@ -10,12 +10,16 @@ public struct BusConfiguration: Sendable {
     public var bus: BusSettings
     /// The plugins in file order, the order they start in (they stop in reverse).
     public var plugins: [PluginDeclaration]
+    /// The values `${VAR}` references took from the environment, which the bus never shows
+    /// (see ``Secrets``); none for a configuration built in code.
+    public var secrets: Secrets
 
     /// Creates a configuration directly, as a program that builds its bus in code does.
-    public init(file: String = "", bus: BusSettings = BusSettings(), plugins: [PluginDeclaration] = []) {
+    public init(file: String = "", bus: BusSettings = BusSettings(), plugins: [PluginDeclaration] = [], secrets: Secrets = Secrets()) {
         self.file = file
         self.bus = bus
         self.plugins = plugins
+        self.secrets = secrets
     }
 
     /// Parses and validates configuration text.
@@ -39,7 +43,7 @@ public struct BusConfiguration: Sendable {
     ) throws(ConfigurationError) -> BusConfiguration {
         let document: JSON
         do {
-            document = try JSON(parsing: text)
+            document = try JSON(parsingInput: text)
         } catch {
             throw ConfigurationError(file: file, path: "", message: error.description)
         }
@@ -65,7 +69,7 @@ public struct BusConfiguration: Sendable {
         }
         let document: JSON
         do {
-            document = try JSON(parsing: bytes)
+            document = try JSON(parsingInput: bytes)
         } catch {
             throw ConfigurationError(file: path, path: "", message: error.description)
         }
@@ -117,9 +121,14 @@ public struct BusConfiguration: Sendable {
         root.reportUnknownKeys()
         // Plugin settings are checked too, so one run reports every problem in the file.
         for declaration in plugins { log.problems.append(contentsOf: checkPlugin(declaration)) }
+        let secrets = Secrets(
+            references: log.environmentTemplates.values.flatMap(EnvironmentExpander.references(in:)),
+            environment: environment,
+            publicVariables: Set(bus.publicVariables)
+        )
         guard log.problems.isEmpty else {
-            throw ConfigurationError(file: file, problems: log.problems)
+            throw ConfigurationError(file: file, problems: log.problems.map { $0.redacted(secrets) })
         }
-        return BusConfiguration(file: file, bus: bus, plugins: plugins)
+        return BusConfiguration(file: file, bus: bus, plugins: plugins, secrets: secrets)
     }
 }

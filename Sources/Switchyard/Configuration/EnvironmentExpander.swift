@@ -86,6 +86,26 @@ public struct EnvironmentExpander: Sendable {
         }
     }
 
+    /// The names of the variables `text` references, with or without a default, in order;
+    /// malformed references are left out.
+    public static func references(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            // `$${` is a literal `$` followed by `{`: skip both dollars.
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                rest = rest[start.upperBound...]
+                continue
+            }
+            guard let close = rest[start.upperBound...].firstIndex(of: "}") else { break }
+            let reference = rest[start.upperBound..<close]
+            let name = reference.range(of: ":-").map { reference[..<$0.lowerBound] } ?? reference
+            if isValidName(name) { names.append(String(name)) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
     private func resolve(_ reference: String, problems: inout [String]) -> String {
         let name: Substring
         let fallback: Substring?

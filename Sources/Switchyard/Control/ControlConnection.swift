@@ -70,7 +70,9 @@ final class ControlConnection {
         }
         if failed { breakOutput() }
         // A closing watcher that still reads gets the time it needs for its last lines.
-        if sent > 0, closeDeadline != nil { closeDeadline = ContinuousClock.now.advanced(by: ControlIOLoop.closeGrace) }
+        if sent > 0, let deadline = closeDeadline {
+            closeDeadline = max(deadline, ContinuousClock.now.advanced(by: ControlIOLoop.closeGrace))
+        }
     }
 
     /// Whether the connection has nothing left to do and can close.

@@ -1,3 +1,4 @@
+import SwitchyardStreams
 import Glibc
 
 /// The body of the control server's I/O thread: one `poll` loop over the listening socket,
@@ -5,6 +6,9 @@ import Glibc
 final class ControlIOLoop {
     /// How long a watcher whose stream ended may take to read what is queued for it.
     static let closeGrace: Duration = .seconds(1)
+    /// How long a dropped watcher that stopped reading may take to come back for its
+    /// `too-slow` line before the connection closes without it.
+    static let dropGrace: Duration = .seconds(30)
 
     private let server: ControlServer
     private var connections: [ControlConnection] = []
@@ -80,9 +84,10 @@ final class ControlIOLoop {
                 server.count { $0.watchersDropped += 1 }
                 server.log.write(.warning, "control: dropped a watcher: \(reason)")
             }
-            // A dropped watcher gets a moment to read its last line; it is closed either way.
+            // A dropped watcher has stopped reading, so it gets longer to come back for its
+            // last line, the `too-slow` error; it is closed either way.
             if events.dropped != nil || events.finished, connection.closeDeadline == nil {
-                connection.closeDeadline = ContinuousClock.now.advanced(by: Self.closeGrace)
+                connection.closeDeadline = ContinuousClock.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
             }
         }
         while !stopping, connection.outbox.pendingCount < ControlLimits.replyHighWater,
@@ -117,11 +122,13 @@ final class ControlIOLoop {
                 server.wake()
             }
             if !direct { connection.session.serializeDispatches() }
-        case .watch(let pattern, let statePath):
+        case .watch(let pattern, let statePath, let options):
+            let overflow: OverflowPolicy = options.overflow == .dropOldest ? .dropOldest : .dropNewest
             let watcher = ControlWatcher(
-                actions: pattern.map { backend.actions($0, server.limits.watcherBufferActions) },
+                actions: pattern.map { backend.actions($0, options.buffer ?? server.limits.watcherBufferActions, overflow) },
                 states: statePath.map { _ in backend.states() },
                 statePath: statePath,
+                options: options,
                 outbox: outbox,
                 limits: server.limits,
                 wake: { server.wake() }

@@ -16,8 +16,9 @@ public enum ControlRequest: Sendable, Hashable {
     /// Read the state at a dotted path (`places.value`); the empty path is the whole state.
     case state(path: String)
     /// Stream matching actions and/or the state at a path, one line each, until the
-    /// connection closes. At least one of the two is given.
-    case watch(actions: TypePattern?, state: String?)
+    /// connection closes. At least one of the two is given; `options` say how a backlog is
+    /// handled.
+    case watch(actions: TypePattern?, state: String?, options: WatchOptions = WatchOptions())
     /// Read the bus's counters.
     case stats
 
@@ -27,7 +28,7 @@ public enum ControlRequest: Sendable, Hashable {
     private static let members: [String: Set<String>] = [
         "dispatch": ["op", "action"],
         "state": ["op", "path"],
-        "watch": ["op", "actions", "state"],
+        "watch": ["op", "actions", "state", "buffer", "overflow"],
         "stats": ["op"],
     ]
 
@@ -39,7 +40,7 @@ public enum ControlRequest: Sendable, Hashable {
     public init(line: some Collection<UInt8>) throws(ControlError) {
         let value: JSON
         do {
-            value = try JSON(parsing: line)
+            value = try JSON(parsingInput: line)
         } catch {
             throw .malformedJSON("\(error.reason) at column \(error.column)")
         }
@@ -72,7 +73,8 @@ public enum ControlRequest: Sendable, Hashable {
             }
             let state = try Self.path(members["state"], field: "state")
             guard pattern != nil || state != nil else { throw .missingField("actions\" or \"state", op: op) }
-            self = .watch(actions: pattern, state: state)
+            let options = try WatchOptions(buffer: members["buffer"], overflow: members["overflow"])
+            self = .watch(actions: pattern, state: state, options: options)
         default:
             self = .stats
         }
@@ -88,8 +90,9 @@ public enum ControlRequest: Sendable, Hashable {
             return ["op": "dispatch", "action": .object(object)]
         case .state(let path):
             return path.isEmpty ? ["op": "state"] : ["op": "state", "path": .string(path)]
-        case .watch(let actions, let state):
-            var object: [String: JSON] = ["op": "watch"]
+        case .watch(let actions, let state, let options):
+            var object = options.members
+            object["op"] = "watch"
             if let actions { object["actions"] = .string(actions.description) }
             if let state { object["state"] = .string(state) }
             return .object(object)

@@ -19,7 +19,7 @@ struct ControlSession: Sendable {
         /// Reply with the counters.
         case stats
         /// Reply `ok` and start streaming.
-        case watch(actions: TypePattern?, state: String?)
+        case watch(actions: TypePattern?, state: String?, options: WatchOptions = WatchOptions())
     }
 
     /// The most dispatches of one connection in flight at once.
@@ -113,9 +113,9 @@ struct ControlSession: Sendable {
             return .state(path: path)
         case .stats:
             return .stats
-        case .watch(let actions, let state):
+        case .watch(let actions, let state, let options):
             isWatching = true
-            return .watch(actions: actions, state: state)
+            return .watch(actions: actions, state: state, options: options)
         }
     }
 }

@@ -9,16 +9,20 @@ struct JSONParser {
     static let maximumDepth = 512
 
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The deepest nesting this parse accepts: ``maximumDepth`` or the stricter
+    /// ``JSONLimits/maximumDepth`` at the bus's doors.
+    let depthLimit: Int
     var index = 0
     var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) {
         self.bytes = bytes
+        self.depthLimit = depthLimit
     }
 
     /// Parses `bytes` as exactly one JSON value surrounded by optional whitespace.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSON {
-        var parser = JSONParser(bytes: bytes)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = Self.maximumDepth) throws(JSONParseError) -> JSON {
+        var parser = JSONParser(bytes: bytes, depthLimit: min(maximumDepth, Self.maximumDepth))
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -29,9 +33,9 @@ struct JSONParser {
     }
 
     /// ``parse(_:)`` as a `Result`, for the `rethrows` buffer accessors that erase typed errors.
-    static func result(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> {
+    static func result(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = Self.maximumDepth) -> Result<JSON, JSONParseError> {
         do throws(JSONParseError) {
-            return .success(try parse(bytes))
+            return .success(try parse(bytes, maximumDepth: maximumDepth))
         } catch {
             return .failure(error)
         }
@@ -75,8 +79,8 @@ struct JSONParser {
 
     mutating func enterContainer() throws(JSONParseError) {
         depth += 1
-        guard depth <= Self.maximumDepth else {
-            throw error("arrays and objects nested deeper than \(Self.maximumDepth) levels")
+        guard depth <= depthLimit else {
+            throw error("arrays and objects nested deeper than \(depthLimit) levels")
         }
     }
 

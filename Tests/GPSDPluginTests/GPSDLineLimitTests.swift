@@ -1,0 +1,22 @@
+@testable import GPSDPlugin
+import Switchyard
+import Testing
+
+/// A gpsd line nested past the door limit is set aside as malformed, like any garbage.
+struct GPSDLineLimitTests {
+    /// 129 levels inside a report is malformed and names the limit; 100 is a report.
+    @Test(arguments: [(100, true), (129, false), (600, false)])
+    func nesting(depth: Int, accepted: Bool) {
+        let inner = String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1)
+        let line = GPSDLine(parsing: Array(#"{"class":"TPV","mode":3,"extra":\#(inner)}"#.utf8))
+        switch line {
+        case .report:
+            #expect(accepted)
+        case .malformed(let reason):
+            #expect(!accepted)
+            #expect(reason.contains("nested deeper than 128"))
+        case .ignored, .notJSON:
+            Issue.record("unexpected \(line)")
+        }
+    }
+}

@@ -68,7 +68,8 @@ final class ControlClient {
                 let line = buffer[..<newline]
                 defer { buffer.removeSubrange(...newline) }
                 do {
-                    return try JSON(parsing: line)
+                    // A reply wraps values a door accepted at full depth: read it as the journal is read.
+                    return try JSON(parsing: line, maximumDepth: JSONLimits.journalDepth)
                 } catch {
                     throw Failure(message: "the bus sent a line that is not JSON: \(error)")
                 }

@@ -4,8 +4,8 @@ import Testing
 
 /// A gpsd line nested past the door limit is set aside as malformed, like any garbage.
 struct GPSDLineLimitTests {
-    /// 129 levels inside a report is malformed and names the limit; 100 is a report.
-    @Test(arguments: [(100, true), (129, false), (600, false)])
+    /// One level past the door depth is malformed and names the limit; the door depth is a report.
+    @Test(arguments: [(JSONLimits.maximumDepth, true), (JSONLimits.maximumDepth + 1, false), (600, false)])
     func nesting(depth: Int, accepted: Bool) {
         let inner = String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1)
         let line = GPSDLine(parsing: Array(#"{"class":"TPV","mode":3,"extra":\#(inner)}"#.utf8))
@@ -14,7 +14,7 @@ struct GPSDLineLimitTests {
             #expect(accepted)
         case .malformed(let reason):
             #expect(!accepted)
-            #expect(reason.contains("nested deeper than 128"))
+            #expect(reason.contains("nested deeper than \(JSONLimits.maximumDepth)"))
         case .ignored, .notJSON:
             Issue.record("unexpected \(line)")
         }

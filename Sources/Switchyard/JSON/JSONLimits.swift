@@ -1,49 +1,28 @@
-/// The one nesting and size limit for JSON that comes into the bus from outside.
+/// The limits on JSON that comes into the bus, and the larger ones its own files are read with.
 ///
-/// Every door applies it — control requests, network-fetch responses, NATS messages, exec
-/// children's lines, gpsd lines and the configuration file — and rejects a document beyond it
-/// right there, with that door's failure (an error reply, a `failed` or `status` action, a
-/// counted protocol violation, a configuration error). So whatever the bus accepts stays well
-/// inside what its own readers take back: the journal and snapshot readers accept
-/// ``readerDepth`` levels, which leaves room for the envelopes (a journal line, a watcher
-/// line, a snapshot of the state with its slices) wrapped around an accepted value.
+/// Every door where outside JSON comes in (the control socket, HTTP responses, NATS messages,
+/// exec children, gpsd, configuration files) accepts at most ``maximumDepth`` levels of nested
+/// arrays and objects and at most ``maximumBytes`` bytes per value, and rejects anything beyond
+/// at the door. The bus then wraps what it accepted in envelopes of its own (an action around a
+/// payload, a state slice around a fetched value, a snapshot around the state), so the journal
+/// and snapshot writers and readers use ``journalDepth``, which leaves ``envelopeDepth`` levels of
+/// room: whatever a door accepted can always be read back after a restart.
 public enum JSONLimits {
-    /// The deepest nesting of arrays and objects a door accepts: 128.
-    public static let maximumDepth = 128
-    /// The largest document a door accepts, in bytes: 16 MiB.
-    public static let maximumDocumentBytes = 16 << 20
-    /// The deepest nesting the bus's own readers (journal, snapshots, clients) accept: 512.
-    public static let readerDepth = JSONParser.maximumDepth
-}
+    /// The deepest nesting of arrays and objects accepted from outside the bus: 512 levels.
+    /// ``JSON/init(parsing:maximumDepth:)-(String,_)`` uses it by default.
+    public static let maximumDepth = 512
 
-extension JSON {
-    /// Parses JSON that came from outside the bus, within ``JSONLimits``: as
-    /// ``init(parsing:)-(some Collection<UInt8>)`` does, but a document longer than
-    /// ``JSONLimits/maximumDocumentBytes`` or nested deeper than ``JSONLimits/maximumDepth``
-    /// is rejected.
-    ///
-    /// - Throws: ``JSONParseError``; a document that is too long is reported at its start.
-    public init(parsingInput bytes: some Collection<UInt8>) throws(JSONParseError) {
-        let limited = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> in
-            guard buffer.count <= JSONLimits.maximumDocumentBytes else {
-                return .failure(JSONParseError(
-                    line: 1, column: 1, offset: 0,
-                    reason: "the document is \(buffer.count) bytes long, more than the \(JSONLimits.maximumDocumentBytes) allowed"))
-            }
-            return JSONParser.result(buffer, maximumDepth: JSONLimits.maximumDepth)
-        }
-        if let result = bytes.withContiguousStorageIfAvailable(limited) {
-            self = try result.get()
-        } else {
-            self = try Array(bytes).withUnsafeBufferPointer(limited).get()
-        }
-    }
+    /// The largest JSON value, in bytes of text, accepted from outside the bus: 16 MiB. A door
+    /// may set a smaller limit of its own (the control socket's line length, network-fetch's
+    /// `maxResponseBytes`) but never a larger one.
+    public static let maximumBytes = 16 << 20
 
-    /// Parses JSON text that came from outside the bus, within ``JSONLimits``, as
-    /// ``init(parsingInput:)-(some Collection<UInt8>)`` does.
-    ///
-    /// - Throws: ``JSONParseError`` with the line, column and reason of the first problem.
-    public init(parsingInput text: String) throws(JSONParseError) {
-        self = try JSON(parsingInput: Array(text.utf8))
-    }
+    /// The nesting levels the bus may add around an accepted value: a journal line's action
+    /// object, a snapshot's document, state and slice objects, and the fields a plugin wraps a
+    /// value in (a loadable's `value`, a bridged message's `data`). 64 levels.
+    public static let envelopeDepth = 64
+
+    /// The deepest nesting the journal and snapshot writers write and their readers accept:
+    /// ``maximumDepth`` plus ``envelopeDepth``. A value deeper than this is never written.
+    public static let journalDepth = maximumDepth + envelopeDepth
 }

@@ -36,7 +36,7 @@ enum JournalLine {
     static func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<BusAction, DecodeError> {
         let value: JSON
         do {
-            value = try JSON(parsing: line)
+            value = try JSON(parsing: line, maximumDepth: JSONLimits.journalDepth)
         } catch {
             return .failure(DecodeError(description: "not a JSON object: \(error.reason) at column \(error.column)"))
         }

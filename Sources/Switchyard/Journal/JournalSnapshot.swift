@@ -27,7 +27,7 @@ struct JournalSnapshot: Sendable, Hashable {
         let bytes = try FileSystem.read(snapshot.path)
         let document: JSON
         do {
-            document = try JSON(parsing: bytes)
+            document = try JSON(parsing: bytes, maximumDepth: JSONLimits.journalDepth)
         } catch {
             throw .corruptSnapshot(file: snapshot.path, reason: error.description)
         }

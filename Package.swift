@@ -26,10 +26,12 @@ let package = Package(
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
         .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
+        // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
+        .target(name: "CSwitchyardStartup"),
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
+                "CSwitchyardStartup", "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
                 "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),

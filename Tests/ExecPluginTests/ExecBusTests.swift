@@ -158,7 +158,8 @@ struct ExecBusTests {
         )
         let seen = await harness.recorder.wait(for: "environment/report")
         let report = try #require(seen.first { $0.type == "environment/report" })
-        #expect(report.payload == ["cwd": "/tmp", "env": ["GREETING": "hello", "SECRET_FROM_BUS": nil]])
+        // The child echoed the value it got; the bus shows the reference in its place.
+        #expect(report.payload == ["cwd": "/tmp", "env": ["GREETING": "${GREETING_SOURCE}", "SECRET_FROM_BUS": nil]])
         // The child exits 0 by itself: the plugin ends without a restart.
         let ended = await harness.recorder.wait(for: "env/exited")
         #expect(ended.first { $0.type == "env/exited" }?.payload["code"] == 0)

@@ -1,11 +1,12 @@
 import Switchyard
 
-/// `switchyard journal show | verify | compact`: the journal of a bus's data directory.
+/// `switchyard journal show | verify [--repair] | compact`: the journal of a bus's data directory.
 enum JournalCommand {
-    static func run(_ options: ClientOptions) -> ExitStatus {
+    static func run(_ options: ClientOptions, repair: Bool = false) -> ExitStatus {
         guard options.positionals.count == 1, let action = options.positionals.first else {
             return SwitchyardCommand.usageError("journal takes one of show, verify, compact")
         }
+        guard !repair || action == "verify" else { return SwitchyardCommand.usageError("--repair goes with journal verify") }
         let directory: JournalDirectory
         do {
             directory = JournalDirectory(dataDirectory: try options.resolvedDataDirectory())
@@ -28,6 +29,8 @@ enum JournalCommand {
                     }
                     return true
                 }
+            case "verify" where repair:
+                Output.out(try directory.repair().description)
             case "verify":
                 Output.out(try directory.verify().description)
             case "compact":
@@ -38,6 +41,9 @@ enum JournalCommand {
             return .success
         } catch {
             Output.error("switchyard: error: \(error)")
+            if error.isCorruption, !repair {
+                Output.error("`switchyard journal verify --repair` keeps the journal up to the damage and moves the rest aside (nothing is deleted).")
+            }
             return .failure
         }
     }

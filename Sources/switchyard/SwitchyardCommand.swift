@@ -16,6 +16,8 @@ struct SwitchyardCommand {
                switchyard stats                print the running bus's counters (--json: as JSON)
                switchyard journal show|verify|compact
                                                print, check or trim the journal of a data directory
+               switchyard journal verify --repair
+                                               keep a damaged journal up to the damage, move the rest aside
                switchyard --help | --version
 
         Clients find the bus with --socket PATH, or --config FILE (its bus.dataDirectory), or else
@@ -65,8 +67,9 @@ struct SwitchyardCommand {
             }
         case "journal":
             do {
-                let options = try ClientOptions(arguments, allowed: ["--config", "--data-directory"])
-                return await onThread { JournalCommand.run(options) }
+                let repair = arguments.contains("--repair")
+                let options = try ClientOptions(arguments.filter { $0 != "--repair" }, allowed: ["--config", "--data-directory"])
+                return await onThread { JournalCommand.run(options, repair: repair) }
             } catch {
                 return usageError(error.message)
             }

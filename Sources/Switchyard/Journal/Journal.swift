@@ -57,30 +57,30 @@ final class Journal: Sendable {
         let restored = try JournalRestore(layout: layout).restore(initialState: initialState, adopt: adopt, reduce: reduce)
         let writer = try JournalWriter(layout: layout, restored: restored, settings: settings)
         if restored.tornLength > 0, let newest = restored.newestSegment {
-            log.write(.warning, "journal: dropped a torn last line of \(restored.tornLength) bytes at the end of \(newest.segment.path) (an append cut short; it was never acknowledged)")
+            log.write(.warning, "journal: dropped a torn last line of \(restored.tornLength) bytes at byte \(newest.validLength) of \(newest.segment.path) (an append cut short after the last flush; it was never acknowledged as durable)")
         }
         return (Journal(layout: layout, writer: writer, snapshotSequence: restored.snapshotSequence, log: log), restored)
     }
 
-    /// Appends a reduced batch. Returns `false` when the journal failed (now or before); the
-    /// first failure is logged.
-    func append(_ actions: [BusAction]) -> Bool {
+    /// Appends a reduced batch. Returns the error when the journal failed (now or before), and
+    /// `nil` when the batch is written; the first failure is logged.
+    func append(_ actions: [BusAction]) -> JournalError? {
         let failedBefore = writer.failure != nil
         do {
             try writer.append(actions)
-            return true
+            return nil
         } catch {
-            if !failedBefore { log.write(.error, "journal: \(error); actions are no longer journaled") }
-            return false
+            if !failedBefore { log.write(.error, "journal: \(error); stopping the bus: no action is acknowledged unless it is on disk") }
+            return error
         }
     }
 
     /// Writes a snapshot in the background when the last append made one due; `state` is
     /// read only then, and must be the state after that append's last action.
     func snapshotIfDue(_ state: () -> JSON) {
-        guard let sequence = writer.takeSnapshotDue() else { return }
+        guard let due = writer.takeSnapshotDue() else { return }
         let schedule = snapshots.withLock { snapshots in
-            snapshots.pending = JournalSnapshot(sequence: sequence, state: state())
+            snapshots.pending = JournalSnapshot(sequence: due.sequence, state: state(), chain: due.chain)
             defer { snapshots.scheduled = true }
             return !snapshots.scheduled
         }
@@ -113,7 +113,7 @@ final class Journal: Sendable {
         let last = writer.lastSequence
         let latest = snapshots.withLock { $0.latest }
         if writer.failure == nil, last > 0, latest.map({ $0 < last }) ?? true {
-            write(JournalSnapshot(sequence: last, state: finalState))
+            write(JournalSnapshot(sequence: last, state: finalState, chain: writer.chain))
         }
         do {
             try writer.close()
@@ -162,6 +162,9 @@ final class Journal: Sendable {
                 writer.account(bytes: -size)
             }
         } catch {
+            // A snapshot is an optimisation: without it a restart replays more. Its temporary
+            // file goes, so a full disk is not made fuller.
+            try? FileSystem.remove(layout.snapshotPath(sequence: snapshot.sequence) + ".tmp")
             log.write(.error, "journal: snapshot at \(snapshot.sequence) not written: \(error)")
         }
     }

@@ -24,7 +24,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let actionStream = Broadcast<Action>()
     @usableFromInline let middlewareFeed = Broadcast<(State, Action)>()
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Bool)?
     @usableFromInline let beforeDelivery: (@Sendable ([Action]) async -> Void)?
     @usableFromInline let counters = StoreCounters()
     private let middlewareTasks: [Task<Void, Never>]
@@ -76,7 +76,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        afterReduce: (@Sendable ([Action]) async -> Void)?,
+        afterReduce: (@Sendable ([Action]) async -> Bool)?,
         beforeDelivery: (@Sendable ([Action]) async -> Void)?
     ) {
         self.state = initialState
@@ -274,7 +274,13 @@ public final actor Store<State: Sendable, Action: Sendable> {
                 if hasMiddleware { middlewareFeed.send((state, entry.action)) }
             }
             counters.countReduced(batch.count)
-            if let afterReduce { await afterReduce(actions) }
+            // A batch the hook refuses (the journal could not write it) is never published:
+            // nobody sees an action that is not durable. Its dispatchers still return.
+            if let afterReduce, await !afterReduce(actions) {
+                for entry in batch { entry.reduced?.resume() }
+                spare = batch
+                continue
+            }
             stateValue.send(state)
             if let beforeDelivery { await beforeDelivery(actions) }
             await actionStream.deliver(contentsOf: actions)

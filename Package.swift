@@ -49,6 +49,8 @@ let package = Package(
         .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        // The command line's parser, help and completions, tested in-process (@testable import).
+        .testTarget(name: "CommandLineTests", dependencies: ["switchyard"]),
         .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"]),
     ] + pluginTargets,
     swiftLanguageModes: [.v6]

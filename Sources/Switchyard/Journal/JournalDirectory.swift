@@ -20,10 +20,23 @@ public struct JournalDirectory: Sendable, Hashable {
     /// - Throws: ``JournalError`` at the first damaged record, after handing over the actions
     ///   before it.
     public func forEachAction(_ body: (BusAction) -> Bool) throws(JournalError) {
-        let (segments, _) = try layout.list()
-        // The walk reads to the end even after `body` stops: the damage check needs every segment.
+        try forEachAction(from: 0, body)
+    }
+
+    /// Hands the journaled actions to `body` like ``forEachAction(_:)``, reading only the
+    /// segments that may hold `firstSequence` or later (earlier actions in the first segment
+    /// read are handed over too): for following a journal without reading it all again.
+    /// The segments read are checked as a whole, so reading continues after `body` stops.
+    public func forEachAction(from firstSequence: UInt64, _ body: (BusAction) -> Bool) throws(JournalError) {
+        // The mark first: a running bus only moves it forward, onto segments listed after it.
+        let mark = try JournalMark.read(layout)
+        let segments = try layout.list().segments
+        var first = 0
+        while first + 1 < segments.count, segments[first + 1].firstSequence <= firstSequence { first += 1 }
         var stopped = false
-        _ = try walk(segments: segments, snapshots: [:], mark: try JournalMark.read(layout)) { action in
+        _ = try JournalWalk(layout: layout, segments: segments, snapshots: [:], mark: mark) { segment throws(JournalError) in
+            try FileSystem.read(segment.path)
+        }.walk(from: first, start: nil) { action in
             guard !stopped else { return }
             stopped = !body(action)
         }
@@ -37,6 +50,7 @@ public struct JournalDirectory: Sendable, Hashable {
     /// - Throws: ``JournalError`` naming the file, line and byte offset of the first problem;
     ///   ``repair()`` moves it and everything after it aside.
     public func verify() throws(JournalError) -> JournalVerification {
+        let mark = try JournalMark.read(layout)
         let (segments, snapshots) = try layout.list()
         var chains: [UInt64: UInt32?] = [:]
         for snapshot in snapshots {
@@ -48,7 +62,7 @@ public struct JournalDirectory: Sendable, Hashable {
         }), segments[first].firstSequence > latest.sequence + 1 {
             throw .missingActions(after: latest.sequence, firstAvailable: segments[first].firstSequence)
         }
-        let outcome = try walk(segments: segments, snapshots: chains, mark: try JournalMark.read(layout)) { _ in }
+        let outcome = try walk(segments: segments, snapshots: chains, mark: mark) { _ in }
         var report = JournalVerification(directory: path, snapshots: snapshots.map(\.sequence))
         report.segments = outcome.segments
         report.actions = outcome.actions

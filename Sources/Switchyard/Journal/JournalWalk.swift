@@ -50,7 +50,8 @@ struct JournalWalk {
         var outcome = Outcome()
         var previous: SegmentScanner.Summary?
         var markReached = mark == nil
-        if let mark, mark.first == 0 {
+        if let mark, mark.first == 0 || (index > 0 && index < segments.count && mark.first < segments[index].firstSequence) {
+            // Nothing flushed with a header yet, or the mark lies in a segment before the walk.
             markReached = true
         } else if let mark, mark.sequence <= (start?.sequence ?? 0), index < segments.count, mark.first < segments[index].firstSequence {
             markReached = true

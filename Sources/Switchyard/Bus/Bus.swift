@@ -124,6 +124,7 @@ public final actor Bus {
         let published = PublishedState()
         var afterReduce: (@Sendable ([BusAction]) async -> Bool)?
         if let journal {
+            journal.onFailure { stopRequested.send(true) }
             afterReduce = { actions in
                 if let failure = journal.append(actions) {
                     // A journal that cannot write stops the bus rather than run without

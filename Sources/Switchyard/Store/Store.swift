@@ -241,6 +241,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
             middlewareDrops: counts.middlewareDrops,
             middlewareFailures: counts.middlewareFailures,
             effectsStarted: counts.effectsStarted,
+            effectsInFlight: Int(counts.effectsStarted &- counts.effectsFinished),
             effectsCancelled: counts.effectsCancelled,
             effectsIgnored: counts.effectsIgnored,
             effectOutputsDiscarded: counts.effectOutputsDiscarded,
@@ -315,6 +316,7 @@ final class StoreCounters: Sendable {
         @usableFromInline var middlewareDrops = 0
         @usableFromInline var effectsStarted: UInt64 = 0
         @usableFromInline var effectsCancelled: UInt64 = 0
+        @usableFromInline var effectsFinished: UInt64 = 0
         @usableFromInline var effectsIgnored: UInt64 = 0
         @usableFromInline var effectOutputsDiscarded: UInt64 = 0
     }
@@ -333,6 +335,7 @@ final class StoreCounters: Sendable {
     func countMiddlewareFailure() { counts.withLock { $0.middlewareFailures &+= 1 } }
     func countMiddlewareDrop() { counts.withLock { $0.middlewareDrops &+= 1 } }
     func countEffectStarted() { counts.withLock { $0.effectsStarted &+= 1 } }
+    func countEffectFinished() { counts.withLock { $0.effectsFinished &+= 1 } }
     func countEffectCancelled(_ count: Int = 1) { counts.withLock { $0.effectsCancelled &+= UInt64(count) } }
     func countEffectsIgnored() { counts.withLock { $0.effectsIgnored &+= 1 } }
     @usableFromInline

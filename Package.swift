@@ -26,10 +26,12 @@ let package = Package(
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
         .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
+        // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
+        .target(name: "CSwitchyardStartup"),
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
+                "CSwitchyardStartup", "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
                 "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
@@ -37,6 +39,8 @@ let package = Package(
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        // Uses the library only through its products, as a program depending on the package would.
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
@@ -49,6 +53,8 @@ let package = Package(
         .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        // The command line's parser, help and completions, tested in-process (@testable import).
+        .testTarget(name: "CommandLineTests", dependencies: ["switchyard"]),
         .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"]),
     ] + pluginTargets,
     swiftLanguageModes: [.v6]

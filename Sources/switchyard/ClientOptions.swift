@@ -1,46 +1,31 @@
 import Foundation
 import Switchyard
 
-/// The options the client and journal commands share, and where they find the bus.
+/// Where the client and journal commands find the bus.
 ///
 /// The socket is `--socket PATH`, or `control.sock` in the data directory of `--config FILE`,
 /// or in that of `Config/default.json` when it exists, or `.switchyard/control.sock`. Relative
 /// data directories are taken from the working directory, as `switchyard run` does.
-struct ClientOptions {
+struct ClientOptions: Sendable {
     var socket: String?
     var configuration: String?
     var dataDirectory: String?
-    var json = false
-    var positionals: [String] = []
 
-    /// Why the command line cannot be used.
-    struct UsageError: Error {
-        var message: String
+    /// The options of a parsed command line (see ``CommandTable/clientOptions`` and
+    /// ``CommandTable/journalOptions``).
+    /// - Throws: ``UsageError`` when two options that each name the bus are given together.
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        socket = parsed.value("socket")
+        configuration = parsed.value("config")
+        dataDirectory = parsed.value("data-directory")
+        if socket != nil, configuration != nil { throw UsageError("give --socket or --config, not both", path: parsed.path) }
+        if dataDirectory != nil, configuration != nil { throw UsageError("give --data-directory or --config, not both", path: parsed.path) }
     }
 
-    /// Parses `arguments`, taking the flags in `allowed` anywhere among the positionals.
-    init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(UsageError) {
-        var remaining = arguments
-        while let argument = remaining.popFirst() {
-            guard argument.hasPrefix("--"), argument.count > 2 else {
-                positionals.append(argument)
-                continue
-            }
-            guard allowed.contains(argument) else { throw UsageError(message: "unknown option \(argument)") }
-            switch argument {
-            case "--json":
-                json = true
-            default:
-                guard let value = remaining.popFirst() else { throw UsageError(message: "\(argument) needs a value") }
-                switch argument {
-                case "--socket": socket = value
-                case "--config": configuration = value
-                default: dataDirectory = value
-                }
-            }
-        }
-        if socket != nil, configuration != nil { throw UsageError(message: "give --socket or --config, not both") }
-        if dataDirectory != nil, configuration != nil { throw UsageError(message: "give --data-directory or --config, not both") }
+    init(socket: String? = nil, configuration: String? = nil, dataDirectory: String? = nil) {
+        self.socket = socket
+        self.configuration = configuration
+        self.dataDirectory = dataDirectory
     }
 
     /// The data directory the options name.

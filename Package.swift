@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(

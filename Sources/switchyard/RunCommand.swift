@@ -2,6 +2,7 @@ import Synchronization
 import Dispatch
 import Foundation
 import Switchyard
+import ExecPlugin
 
 /// `switchyard run [CONFIG] [--log-level LEVEL] [--log-format FORMAT]`: runs the bus until
 /// SIGTERM or SIGINT.
@@ -63,7 +64,8 @@ struct RunCommand {
             return .invalidConfiguration
         } catch let error as JournalError where error.isCorruption {
             log.write(.error, "\(error)\nThe bus does not start on a damaged journal. Inspect it with "
-                + "`switchyard journal verify --config \(path)`, then cut the segment at the byte named above or move the journal away.")
+                + "`switchyard journal verify --config \(path)`; `switchyard journal verify --repair --config \(path)` keeps "
+                + "everything before the damage and moves the rest aside (nothing is deleted).")
             return .failure
         } catch {
             log.write(.error, "\(error)")
@@ -116,7 +118,8 @@ final class SignalReactions: Sendable {
     private func stop(signal: Int32, count: Int) {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         guard count == 1 else {
-            log.write(.warning, "\(name) again: exiting at once")
+            let children = ExecChildren.killAll()
+            log.write(.warning, "\(name) again: exiting at once" + (children > 0 ? " (killed \(children) child process group\(children == 1 ? "" : "s"))" : ""))
             exit(ExitStatus.failure.rawValue)
         }
         log.write(.info, "\(name): stopping")
@@ -126,23 +129,25 @@ final class SignalReactions: Sendable {
         // anything else hang, so a stop request always ends the process.
         let backstop = bus.configuration.bus.stopTimeout + .seconds(5)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(backstop.components.seconds * 1000))) {
+            ExecChildren.killAll()
             self.log.write(.error, "did not stop within \(backstop); exiting")
             exit(ExitStatus.failure.rawValue)
         }
     }
 
     /// Validates the file anew and, when it is valid, swaps it in. Reloads run one after
-    /// another, in the order the signals came.
+    /// another, in the order the signals came, in a task: the signal thread never reads a
+    /// file, so a stop signal is always taken, whatever the configuration path has become.
     private func reload() {
-        let configuration: BusConfiguration
-        do {
-            configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
-        } catch {
-            log.write(.warning, "SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
-            return
-        }
-        log.write(.info, "SIGHUP: reloading \(configurationPath)")
-        reloads.enqueue { [bus, log] in
+        reloads.enqueue { [bus, configurationPath, registry, log] in
+            let configuration: BusConfiguration
+            do throws(ConfigurationError) {
+                configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
+            } catch {
+                log.write(.warning, "SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
+                return
+            }
+            log.write(.info, "SIGHUP: reloading \(configurationPath)")
             do {
                 try await bus.reload(configuration)
             } catch {

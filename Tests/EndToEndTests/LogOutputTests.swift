@@ -36,12 +36,13 @@ struct LogOutputTests {
         let line = try #require(text.stderr.split(separator: "\n").first { $0.contains("talker: hello from sh") })
         #expect(line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z switchyard: info: talker: "#, options: .regularExpression) != nil)
 
+        let quietFile = try directory.write("quiet.json", #"{"bus": {"name": "quiet", "dataDirectory": "data2", "logLevel": "error"}, "plugins": [\#(Self.talker)]}"#)
         let quiet = try SwitchyardProcess(["run", config, "--log-level", "warning"], directory: directory.url)
-        let quietFile = try directory.write("quiet.json", #"{"bus": {"name": "logs", "dataDirectory": "data2", "logLevel": "error"}, "plugins": [\#(Self.talker)]}"#)
         let quieter = try SwitchyardProcess(["run", quietFile], directory: directory.url)
-        // The plugin is running once its child exists; give both buses time to log, then stop.
-        for process in [quiet, quieter] {
-            #expect(await process.wait { _ in Self.hasChild(named: "sleep", of: process.pid) })
+        // "ready:" is an info line, hidden here: a bus that answers `stats` is up. Then the
+        // info line of SIGTERM must not appear either.
+        for (process, file) in [(quiet, config), (quieter, quietFile)] {
+            #expect(await Self.answers(config: file, in: directory.url))
             process.signal(SIGTERM)
             #expect(await process.exitStatus() == 0)
             #expect(!process.stderr.contains("info:"), "\(process.stderr)")
@@ -51,23 +52,15 @@ struct LogOutputTests {
         #expect(refused.stderr.contains("--log-level expects trace, debug, info, warning, error"))
     }
 
-    /// Whether `parent` has a child process (or grandchild) whose command is `name`.
-    private static func hasChild(named name: String, of parent: Int32) -> Bool {
-        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return processes.compactMap(Int32.init).contains { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(") else { return false }
-            let command = stat[stat.index(after: open)..<close]
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard command == name, fields.count > 2, let ppid = Int32(fields[2]) else { return false }
-            return ppid == parent || hasParent(ppid, parent)
+    /// Whether the bus of `config` answers `stats` within a generous deadline.
+    private static func answers(config: String, in directory: URL) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while ContinuousClock.now < deadline {
+            if let stats = try? SwitchyardProcess(["stats", "--config", config], directory: directory), await stats.exitStatus() == 0 {
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(100))
         }
-    }
-
-    private static func hasParent(_ pid: Int32, _ ancestor: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 2, let ppid = Int32(fields[2]), ppid > 1 else { return false }
-        return ppid == ancestor || hasParent(ppid, ancestor)
+        return false
     }
 }

@@ -14,6 +14,9 @@ public struct BusSettings: Sendable, Hashable {
     /// Environment variables whose values may be shown (`["HOME"]`); every other value a
     /// `${VAR}` reference expands to is secret (see ``Secrets``). Default: none.
     public var publicVariables: [String]
+    /// The lowest level of the bus log that is written; default `.info`. The `switchyard run`
+    /// option `--log-level` overrides it.
+    public var logLevel: LogSink.Level
 
     /// Creates settings; every parameter has the default documented on its property.
     public init(
@@ -22,7 +25,8 @@ public struct BusSettings: Sendable, Hashable {
         journal: JournalSettings = JournalSettings(),
         stopTimeout: Duration = .seconds(10),
         inboxCapacity: Int = 4096,
-        publicVariables: [String] = []
+        publicVariables: [String] = [],
+        logLevel: LogSink.Level = .info
     ) {
         self.name = name
         self.dataDirectory = dataDirectory
@@ -30,6 +34,7 @@ public struct BusSettings: Sendable, Hashable {
         self.stopTimeout = stopTimeout
         self.inboxCapacity = inboxCapacity
         self.publicVariables = publicVariables
+        self.logLevel = logLevel
     }
 
     /// Reads the `"bus"` object, recording problems (and unknown keys) in `settings`.
@@ -45,7 +50,8 @@ public struct BusSettings: Sendable, Hashable {
             journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
             stopTimeout: settings.seconds("stopTimeout", default: defaults.stopTimeout),
             inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000),
-            publicVariables: settings.strings("publicVariables")
+            publicVariables: settings.strings("publicVariables"),
+            logLevel: settings.oneOf("logLevel", default: defaults.logLevel)
         )
     }
 }

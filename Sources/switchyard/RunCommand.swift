@@ -68,7 +68,7 @@ struct RunCommand {
         } catch let error as JournalError where error.isCorruption {
             log.write(.error, "\(error)\nThe bus does not start on a damaged journal. Inspect it with "
                 + "`switchyard journal verify --config \(path)`; `switchyard journal verify --repair --config \(path)` keeps "
-                + "everything before the damage and moves the rest aside (nothing is deleted)."))
+                + "everything before the damage and moves the rest aside (nothing is deleted).")
             return .failure
         } catch {
             log.write(.error, "\(error)")

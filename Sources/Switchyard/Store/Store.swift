@@ -25,7 +25,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let middleware: [Middleware<State, Action>]
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Bool)?
     @usableFromInline let beforeDelivery: (@Sendable ([Action]) async -> Void)?
     @usableFromInline let counters = StoreCounters()
 
@@ -74,7 +74,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        afterReduce: (@Sendable ([Action]) async -> Void)?,
+        afterReduce: (@Sendable ([Action]) async -> Bool)?,
         beforeDelivery: (@Sendable ([Action]) async -> Void)?
     ) {
         self.state = initialState
@@ -273,7 +273,13 @@ public final actor Store<State: Sendable, Action: Sendable> {
                 if hasMiddleware { runEffects(for: entry.action) }
             }
             counters.countReduced(actions.count)
-            if let afterReduce { await afterReduce(actions) }
+            // A batch the hook refuses (the journal could not write it) is never published:
+            // nobody sees an action that is not durable. Its dispatchers still return.
+            if let afterReduce, await !afterReduce(actions) {
+                for entry in batch { entry.reduced?.resume() }
+                spare = batch
+                continue
+            }
             stateValue.send(state)
             if let beforeDelivery { await beforeDelivery(actions) }
             await fanout.deliver(actions)

@@ -96,8 +96,7 @@ struct ArticleExampleTests {
     /// Article 5: KINTO's transform — the text follows every one of 300 taps while the zip
     /// with the single didLoad, consumed for the screen's lifetime, pairs only the first tap
     /// (share and zip must not stall the text behind the unpaired taps).
-    @Test(.disabled("stalls at tap 129 (share's 64 + zip's 64 unpaired): waits for issue 12 point 3, per-subscriber share and unbounded zip, in SwitchyardStreams"))
-    func inputOutputTransform() async {
+    @Test func inputOutputTransform() async {
         let input = InputOutputExample.Input(didLoad: Broadcast(), buttonTap: Broadcast())
         let output = InputOutputExample.transform(input)
         let paired = Mutex<[Int]>([])

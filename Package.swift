@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardExamples", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(

@@ -11,6 +11,9 @@ public struct BusSettings: Sendable, Hashable {
     public var stopTimeout: Duration
     /// How many actions wait in the store's inbox before senders must wait; default 4096.
     public var inboxCapacity: Int
+    /// Who may use the control socket and how long idle connections stay; see
+    /// ``ControlSettings`` for its defaults.
+    public var control = ControlSettings()
 
     /// Creates settings; every parameter has the default documented on its property.
     public init(
@@ -34,13 +37,15 @@ public struct BusSettings: Sendable, Hashable {
         let dataDirectory = settings.string("dataDirectory", default: defaults.dataDirectory)
         if name.isEmpty { settings.problem("name", "expected a non-empty string, got \"\"") }
         if dataDirectory.isEmpty { settings.problem("dataDirectory", "expected a non-empty string, got \"\"") }
-        return BusSettings(
+        var result = BusSettings(
             name: name,
             dataDirectory: dataDirectory,
             journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
             stopTimeout: settings.seconds("stopTimeout", default: defaults.stopTimeout),
             inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000)
         )
+        result.control = settings.object("control").map(ControlSettings.read(from:)) ?? defaults.control
+        return result
     }
 }
 

@@ -39,6 +39,8 @@ let package = Package(
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        // Uses the library only through its products, as a program depending on the package would.
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),

@@ -20,19 +20,30 @@ let package = Package(
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
+        // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
+        .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
+        // TestStore, ManualClock and recorders for testing stores and streams.
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .executable(name: "switchyard", targets: ["switchyard"]),
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
-        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
+        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams", "Switchyard"]),
+        .target(
+            name: "SwitchyardPlugins",
+            dependencies: [
+                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
+                "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
+            ]
+        ),
         // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
         .target(name: "CSwitchyardStartup"),
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "CSwitchyardStartup", "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
-                "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
+                "CSwitchyardStartup", "Switchyard", "SwitchyardPlugins", "LoggerPlugin", "TimerPlugin", "GPSDPlugin",
+                "LocationEmitterPlugin", "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
@@ -40,7 +51,7 @@ let package = Package(
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         // Uses the library only through its products, as a program depending on the package would.
-        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),

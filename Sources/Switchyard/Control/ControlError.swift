@@ -16,6 +16,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         case stopping = "stopping"
         case tooSlow = "too-slow"
         case tooManyClients = "too-many-clients"
+        case journalFailed = "journal-failed"
         case permissionDenied = "permission-denied"
         case idleTimeout = "idle-timeout"
     }
@@ -31,7 +32,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The stable code: `malformed-json`, `line-too-long`, `invalid-request`, `missing-field`,
     /// `invalid-field`, `unknown-op`, `invalid-action`, `not-found`, `busy`, `stopping`,
-    /// `too-slow`, `too-many-clients`, `permission-denied` or `idle-timeout`.
+    /// `too-slow`, `too-many-clients`, `journal-failed`, `permission-denied` or `idle-timeout`.
     public var code: String { kind.rawValue }
 
     /// `unknown-op: ...`.
@@ -105,6 +106,12 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connection sent no request for the idle timeout; it is closed.
     public static func idleTimeout(_ timeout: Duration) -> ControlError {
         ControlError(.idleTimeout, "no request for \(timeout); the connection is closed")
+    }
+
+    /// The journal could not write the action (`reason` names the file and errno): it was not
+    /// acknowledged, and the bus stops.
+    public static func journalFailed(_ reason: String) -> ControlError {
+        ControlError(.journalFailed, "the journal could not write the action, so it is not acknowledged; the bus stops: \(reason)")
     }
 
     /// The error reply as a JSON object.

@@ -136,6 +136,7 @@ final class EffectRunner<Action: Sendable>: Sendable {
                 onError(error)
             } catch {}
             self.finished(jobID, group: id)
+            counters.countEffectFinished()
         }
         group.running[jobID] = (token, task)
         counters.countEffectStarted()

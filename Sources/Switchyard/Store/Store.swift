@@ -25,7 +25,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let middleware: [Middleware<State, Action>]
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Bool)?
     @usableFromInline let beforeDelivery: (@Sendable ([Action]) async -> Void)?
     @usableFromInline let counters = StoreCounters()
 
@@ -74,7 +74,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        afterReduce: (@Sendable ([Action]) async -> Void)?,
+        afterReduce: (@Sendable ([Action]) async -> Bool)?,
         beforeDelivery: (@Sendable ([Action]) async -> Void)?
     ) {
         self.state = initialState
@@ -241,6 +241,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
             middlewareDrops: counts.middlewareDrops,
             middlewareFailures: counts.middlewareFailures,
             effectsStarted: counts.effectsStarted,
+            effectsInFlight: Int(counts.effectsStarted &- counts.effectsFinished),
             effectsCancelled: counts.effectsCancelled,
             effectsIgnored: counts.effectsIgnored,
             effectOutputsDiscarded: counts.effectOutputsDiscarded,
@@ -272,7 +273,13 @@ public final actor Store<State: Sendable, Action: Sendable> {
                 if hasMiddleware { runEffects(for: entry.action) }
             }
             counters.countReduced(actions.count)
-            if let afterReduce { await afterReduce(actions) }
+            // A batch the hook refuses (the journal could not write it) is never published:
+            // nobody sees an action that is not durable. Its dispatchers still return.
+            if let afterReduce, await !afterReduce(actions) {
+                for entry in batch { entry.reduced?.resume() }
+                spare = batch
+                continue
+            }
             stateValue.send(state)
             if let beforeDelivery { await beforeDelivery(actions) }
             await fanout.deliver(actions)
@@ -309,6 +316,7 @@ final class StoreCounters: Sendable {
         @usableFromInline var middlewareDrops = 0
         @usableFromInline var effectsStarted: UInt64 = 0
         @usableFromInline var effectsCancelled: UInt64 = 0
+        @usableFromInline var effectsFinished: UInt64 = 0
         @usableFromInline var effectsIgnored: UInt64 = 0
         @usableFromInline var effectOutputsDiscarded: UInt64 = 0
     }
@@ -327,6 +335,7 @@ final class StoreCounters: Sendable {
     func countMiddlewareFailure() { counts.withLock { $0.middlewareFailures &+= 1 } }
     func countMiddlewareDrop() { counts.withLock { $0.middlewareDrops &+= 1 } }
     func countEffectStarted() { counts.withLock { $0.effectsStarted &+= 1 } }
+    func countEffectFinished() { counts.withLock { $0.effectsFinished &+= 1 } }
     func countEffectCancelled(_ count: Int = 1) { counts.withLock { $0.effectsCancelled &+= UInt64(count) } }
     func countEffectsIgnored() { counts.withLock { $0.effectsIgnored &+= 1 } }
     @usableFromInline

@@ -51,6 +51,8 @@ public struct StoreStatistics: Sendable, Hashable {
     public var middlewareFailures: UInt64
     /// Effects started so far.
     public var effectsStarted: UInt64
+    /// Effects whose work has started and not yet ended (cancelled ones until they return).
+    public var effectsInFlight: Int
     /// Effects cancelled by `.latest` or ``Effect/cancel(id:)``, running or waiting.
     public var effectsCancelled: UInt64
     /// `.leading` effects ignored because their group was busy.

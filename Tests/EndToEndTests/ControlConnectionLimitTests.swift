@@ -33,7 +33,7 @@ struct ControlConnectionLimitTests {
 
     /// Idle connections filling the client limit are closed after the idle timeout with idle-timeout; a watcher is exempt; new clients are served again.
     @Test func idleConnectionsAreClosedButWatchersStay() async throws {
-        let bus = try await RunningBus.start(bus: #"{"name": "idle", "control": {"idleTimeout": 2}}"#)
+        let bus = try await RunningBus.start(bus: #"{"name": "idle", "control": {"idleTimeout": 10}}"#)
         let watcher = try await bus.connect()
         #expect(watcher.write(#"{"op":"watch","actions":"note/*"}"# + "\n"))
         #expect(object(try await onThread { watcher.readLine() } ?? "")["ok"] as? Bool == true)

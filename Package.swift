@@ -53,7 +53,7 @@ let package = Package(
         // Uses the library only through its products, as a program depending on the package would.
         .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(

@@ -11,6 +11,9 @@ public struct BusSettings: Sendable, Hashable {
     public var stopTimeout: Duration
     /// How many actions wait in the store's inbox before senders must wait; default 4096.
     public var inboxCapacity: Int
+    /// The lowest level of the bus log that is written; default `.info`. The `switchyard run`
+    /// option `--log-level` overrides it.
+    public var logLevel: LogSink.Level
     /// Who may use the control socket and how long idle connections stay; see
     /// ``ControlSettings`` for its defaults.
     public var control = ControlSettings()
@@ -21,13 +24,15 @@ public struct BusSettings: Sendable, Hashable {
         dataDirectory: String = ".switchyard",
         journal: JournalSettings = JournalSettings(),
         stopTimeout: Duration = .seconds(10),
-        inboxCapacity: Int = 4096
+        inboxCapacity: Int = 4096,
+        logLevel: LogSink.Level = .info
     ) {
         self.name = name
         self.dataDirectory = dataDirectory
         self.journal = journal
         self.stopTimeout = stopTimeout
         self.inboxCapacity = inboxCapacity
+        self.logLevel = logLevel
     }
 
     /// Reads the `"bus"` object, recording problems (and unknown keys) in `settings`.
@@ -42,7 +47,8 @@ public struct BusSettings: Sendable, Hashable {
             dataDirectory: dataDirectory,
             journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
             stopTimeout: settings.seconds("stopTimeout", default: defaults.stopTimeout),
-            inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000)
+            inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000),
+            logLevel: settings.oneOf("logLevel", default: defaults.logLevel)
         )
         result.control = settings.object("control").map(ControlSettings.read(from:)) ?? defaults.control
         return result

@@ -17,6 +17,9 @@ public struct BusSettings: Sendable, Hashable {
     /// The lowest level of the bus log that is written; default `.info`. The `switchyard run`
     /// option `--log-level` overrides it.
     public var logLevel: LogSink.Level
+    /// Who may use the control socket and how long idle connections stay; see
+    /// ``ControlSettings`` for its defaults.
+    public var control = ControlSettings()
 
     /// Creates settings; every parameter has the default documented on its property.
     public init(
@@ -44,7 +47,7 @@ public struct BusSettings: Sendable, Hashable {
         let dataDirectory = settings.string("dataDirectory", default: defaults.dataDirectory)
         if name.isEmpty { settings.problem("name", "expected a non-empty string, got \"\"") }
         if dataDirectory.isEmpty { settings.problem("dataDirectory", "expected a non-empty string, got \"\"") }
-        return BusSettings(
+        var result = BusSettings(
             name: name,
             dataDirectory: dataDirectory,
             journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
@@ -53,6 +56,8 @@ public struct BusSettings: Sendable, Hashable {
             publicVariables: settings.strings("publicVariables"),
             logLevel: settings.oneOf("logLevel", default: defaults.logLevel)
         )
+        result.control = settings.object("control").map(ControlSettings.read(from:)) ?? defaults.control
+        return result
     }
 }
 

@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
         .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
+        // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
+        .target(name: "SwitchyardTestSupport", path: "Tests/TestSupport"),
         .executableTarget(
             name: "switchyard",
             dependencies: [
@@ -35,21 +37,21 @@ let package = Package(
         ),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
-        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard"]),
-        .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
-        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["SwitchyardTestSupport", "LoggerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard"]),
+        .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(
             name: "NetworkFetchPluginTests",
-            dependencies: ["NetworkFetchPlugin"],
+            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin"],
             exclude: ["Support/scripted_server.py"]
         ),
-        .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
-        .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
-        .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"]),
+        .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard"]),
+        .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
+        .testTarget(name: "FuzzTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin"]),
     ] + pluginTargets,
     swiftLanguageModes: [.v6]
 )

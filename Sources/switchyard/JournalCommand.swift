@@ -10,7 +10,7 @@ enum JournalCommand {
         do {
             directory = JournalDirectory(dataDirectory: try options.resolvedDataDirectory())
         } catch {
-            Output.error(error.description)
+            Output.error("\(error)")
             return .failure
         }
         do throws(JournalError) {

@@ -7,6 +7,8 @@ import Switchyard
 struct RunCommand {
     let path: String
     let signals: SignalListener
+    /// Restore a journal written with other state slices instead of refusing it.
+    var acceptsSliceChanges = false
 
     func run() async -> ExitStatus {
         let registry = BuiltInPlugins.registry
@@ -20,7 +22,7 @@ struct RunCommand {
         }
         let bus: Bus
         do {
-            bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
+            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(acceptsSliceChanges: acceptsSliceChanges))
         } catch let error as ConfigurationError {
             Output.error(error.description)
             return .invalidConfiguration
@@ -32,14 +34,14 @@ struct RunCommand {
             Output.error("switchyard: error: \(error)")
             return .failure
         }
-        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry)
+        let notifier = SystemdNotifier(environment: environment)
+        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry, notifier: notifier)
         signals.setHandler { signal in reactions.handle(signal) }
         defer { signals.removeHandler() }
         let readiness = Task {
             guard await bus.waitUntilReady() else { return }
-            if let problem = SystemdNotifier.notify("READY=1", environment: environment) {
-                Output.error("switchyard: warning: \(problem)")
-            }
+            notifier.ready()
+            await notifier.pingWatchdog { await bus.isServing }
         }
         defer { readiness.cancel() }
         do {
@@ -57,13 +59,15 @@ final class SignalReactions: Sendable {
     private let bus: Bus
     private let configurationPath: String
     private let registry: PluginRegistry
+    private let notifier: SystemdNotifier
     private let stopSignals = StopSignalCount()
     private let reloads = SerialTasks()
 
-    init(bus: Bus, configurationPath: String, registry: PluginRegistry) {
+    init(bus: Bus, configurationPath: String, registry: PluginRegistry, notifier: SystemdNotifier) {
         self.bus = bus
         self.configurationPath = configurationPath
         self.registry = registry
+        self.notifier = notifier
     }
 
     func handle(_ signal: Int32) {
@@ -81,7 +85,7 @@ final class SignalReactions: Sendable {
             exit(ExitStatus.failure.rawValue)
         }
         Output.error("switchyard: info: \(name): stopping")
-        _ = SystemdNotifier.notify("STOPPING=1", environment: ProcessInfo.processInfo.environment)
+        notifier.stopping()
         bus.stop()
         // The bus stops its plugins within the stop timeout; this is the backstop should
         // anything else hang, so a stop request always ends the process.
@@ -94,21 +98,25 @@ final class SignalReactions: Sendable {
 
     /// Validates the file anew and, when it is valid, swaps it in. Reloads run one after
     /// another, in the order the signals came.
+    /// systemd hears `RELOADING=1` at once and `READY=1` when the reload is done or refused.
     private func reload() {
+        notifier.reloading()
         let configuration: BusConfiguration
         do {
             configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
         } catch {
             Output.error("switchyard: warning: SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
+            notifier.ready()
             return
         }
         Output.error("switchyard: info: SIGHUP: reloading \(configurationPath)")
-        reloads.enqueue { [bus] in
+        reloads.enqueue { [bus, notifier] in
             do {
                 try await bus.reload(configuration)
             } catch {
                 Output.error("switchyard: warning: SIGHUP: keeping the running configuration: \(error)")
             }
+            notifier.ready()
         }
     }
 }

@@ -7,9 +7,12 @@ struct SwitchyardCommand {
     static let defaultConfiguration = "Config/default.json"
 
     static let usage = """
-        usage: switchyard [run [CONFIG]]       run the bus (CONFIG defaults to \(defaultConfiguration))
+        usage: switchyard [run [CONFIG]]       run the bus (CONFIG defaults to \(defaultConfiguration));
+                                               --accept-slice-changes restores a journal written
+                                               with another plugin set
                switchyard validate CONFIG      check a configuration and exit (0 valid, 78 invalid)
                switchyard plugins              list the plugin kinds and their settings
+               switchyard schema               print the JSON Schema of configuration files
                switchyard send TYPE [JSON]     dispatch an action to a running bus; prints its id
                switchyard state [PATH]         print the running bus's state (or the part at PATH)
                switchyard tail [PATTERN]       print actions as they happen (--json: one JSON object each)
@@ -18,8 +21,10 @@ struct SwitchyardCommand {
                                                print, check or trim the journal of a data directory
                switchyard --help | --version
 
-        Clients find the bus with --socket PATH, or --config FILE (its bus.dataDirectory), or else
-        Config/default.json; journal commands take --config FILE or --data-directory DIR.
+        Clients find the bus with --bus NAME, --data-dir DIR, --config FILE (its data directory),
+        --socket PATH (not journal), or SWITCHYARD_DATA; else the only bus in .switchyard/ or
+        /var/lib/switchyard/. A bus keeps its data in .switchyard/<bus name> unless its
+        configuration sets bus.dataDirectory ($STATE_DIRECTORY under systemd).
 
         Signals: SIGTERM/SIGINT stop the bus gracefully (exit 0; a second one exits at once);
         SIGHUP reloads the configuration: plugins are added, removed or restarted as it says, and
@@ -35,8 +40,11 @@ struct SwitchyardCommand {
         let command = arguments.popFirst() ?? "run"
         switch command {
         case "run":
+            let acceptsSliceChanges = arguments.contains("--accept-slice-changes")
+            arguments.removeAll { $0 == "--accept-slice-changes" }
             guard arguments.count <= 1 else { return usageError("run takes at most one configuration file") }
-            return await RunCommand(path: arguments.first ?? Self.defaultConfiguration, signals: signals).run()
+            return await RunCommand(path: arguments.first ?? Self.defaultConfiguration, signals: signals,
+                                    acceptsSliceChanges: acceptsSliceChanges).run()
         case "validate":
             guard arguments.count == 1, let path = arguments.first else { return usageError("validate takes one configuration file") }
             return ValidateCommand(path: path).run()
@@ -44,10 +52,14 @@ struct SwitchyardCommand {
             guard arguments.isEmpty else { return usageError("plugins takes no arguments") }
             Output.out(PluginsCommand.listing(BuiltInPlugins.registry))
             return .success
+        case "schema":
+            guard arguments.isEmpty else { return usageError("schema takes no arguments") }
+            Output.out(ConfigurationSchema.document(registry: BuiltInPlugins.registry).prettyPrinted())
+            return .success
         case "send", "state", "tail", "stats":
             let options: ClientOptions
             do {
-                options = try ClientOptions(arguments, allowed: ["--socket", "--config", "--json"])
+                options = try ClientOptions(arguments, allowed: ["--socket", "--config", "--bus", "--data-dir", "--json"])
             } catch {
                 return usageError(error.message)
             }
@@ -65,7 +77,7 @@ struct SwitchyardCommand {
             }
         case "journal":
             do {
-                let options = try ClientOptions(arguments, allowed: ["--config", "--data-directory"])
+                let options = try ClientOptions(arguments, allowed: ["--config", "--bus", "--data-dir"])
                 return await onThread { JournalCommand.run(options) }
             } catch {
                 return usageError(error.message)

@@ -28,10 +28,12 @@ let package = Package(
         .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
         // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
         .target(name: "SwitchyardTestSupport", path: "Tests/TestSupport"),
+        // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
+        .target(name: "CSwitchyardStartup"),
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
+                "CSwitchyardStartup", "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
                 "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
@@ -52,6 +54,8 @@ let package = Package(
         .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
         .testTarget(name: "FuzzTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin"]),
+        // The command line's parser, help and completions, tested in-process (@testable import).
+        .testTarget(name: "CommandLineTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
     ] + pluginTargets,
     swiftLanguageModes: [.v6]
 )

@@ -31,14 +31,14 @@ struct BusLocator {
     /// The data directory of the bus called `name`.
     func directory(ofBus name: String) throws(Failure) -> String {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw Failure(description: "switchyard: error: \(JSON.string(name).serialized()) is not a bus name")
+            throw Failure(description: "\(JSON.string(name).serialized()) is not a bus name")
         }
         for root in roots where Self.isDataDirectory(root + "/" + name) {
             return root + "/" + name
         }
         let known = buses()
         let listing = known.isEmpty ? "there are none" : "known buses: " + known.map(\.name).joined(separator: ", ")
-        throw Failure(description: "switchyard: error: no bus named \"\(name)\" in \(roots.joined(separator: " or ")) (\(listing))")
+        throw Failure(description: "no bus named \"\(name)\" in \(roots.joined(separator: " or ")) (\(listing))")
     }
 
     /// The data directory meant when the command line names none: `$SWITCHYARD_DATA`, else
@@ -50,11 +50,11 @@ struct BusLocator {
         let running = found.filter { FileManager.default.fileExists(atPath: BusServices.socketPath(dataDirectory: $0.directory)) }
         if running.count == 1 { return running[0].directory }
         guard !found.isEmpty else {
-            throw Failure(description: "switchyard: error: no bus found in \(roots.joined(separator: " or ")); start one with "
+            throw Failure(description: "no bus found in \(roots.joined(separator: " or ")); start one with "
                 + "`switchyard run CONFIG`, or name its data directory with --bus NAME, --data-dir DIR or SWITCHYARD_DATA")
         }
         let listed = (running.isEmpty ? found : running).map { "  --bus \($0.name)    (\($0.directory))" }
-        throw Failure(description: "switchyard: error: there are \(listed.count) buses; choose one:\n" + listed.joined(separator: "\n"))
+        throw Failure(description: "there are \(listed.count) buses; choose one:\n" + listed.joined(separator: "\n"))
     }
 
     /// Every bus data directory in the roots, by name; a name in two roots counts once (the first).

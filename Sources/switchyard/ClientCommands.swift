@@ -4,6 +4,9 @@ import Switchyard
 
 /// The thin clients of a running bus: each connects, sends one request and prints what comes
 /// back. Exit status 0 for `ok`, 1 for an error reply or no bus, 2 for a wrong command line.
+///
+/// Each command first checks its arguments (throwing ``UsageError``) and returns the work to
+/// run on a thread of its own.
 enum ClientCommand {
     /// Runs `body` with a connection to the bus the options name, turning failures into
     /// messages on stderr and exit status 1.
@@ -23,66 +26,45 @@ enum ClientCommand {
         }
     }
 
+    /// Why `text` is not a type pattern.
+    static func patternProblem(_ text: String) -> String {
+        "\(JSON.string(text)) is not a type pattern (\"*\", \"gps/*\" or \"gps/fix\")"
+    }
+
     /// `switchyard send TYPE [JSON]`: dispatches an action and prints the reply, which has its id.
-    static func send(_ options: ClientOptions) -> ExitStatus {
-        guard (1...2).contains(options.positionals.count) else { return SwitchyardCommand.usageError("send takes an action type and an optional JSON payload") }
+    static func send(_ parsed: ParsedArguments, _ options: ClientOptions) throws(UsageError) -> @Sendable () -> ExitStatus {
         var payload: JSON = .null
-        if options.positionals.count == 2 {
+        if let text = parsed[positional: "JSON"] {
             do {
-                payload = try JSON(parsing: options.positionals[1])
+                payload = try JSON(parsing: text)
             } catch {
-                return SwitchyardCommand.usageError("the payload is not valid JSON: \(error)")
+                throw UsageError("the payload is not valid JSON: \(error)", path: parsed.path)
             }
         }
-        let request = ControlRequest.dispatch(BusAction(type: options.positionals[0], payload: payload, source: "control"))
-        return withClient(options) { client throws(ControlClient.Failure) in
-            Output.out(try client.request(request.json).serialized())
-            return .success
+        let request = ControlRequest.dispatch(BusAction(type: parsed[positional: "TYPE"] ?? "", payload: payload, source: "control"))
+        return {
+            withClient(options) { client throws(ControlClient.Failure) in
+                Output.out(try client.request(request.json).serialized())
+                return .success
+            }
         }
     }
 
-    /// `switchyard state [PATH]`: prints the state at a dotted path, indented.
-    static func state(_ options: ClientOptions) -> ExitStatus {
-        guard options.positionals.count <= 1 else { return SwitchyardCommand.usageError("state takes at most one state path") }
-        return withClient(options) { client throws(ControlClient.Failure) in
-            let reply = try client.request(ControlRequest.state(path: options.positionals.first ?? "").json)
+    /// `switchyard state [PATH] [--json]`: prints the state at a dotted path, indented.
+    static func state(_ parsed: ParsedArguments, _ options: ClientOptions) -> ExitStatus {
+        withClient(options) { client throws(ControlClient.Failure) in
+            let reply = try client.request(ControlRequest.state(path: parsed[positional: "PATH"] ?? "").json)
             let state = reply["state"] ?? .null
-            Output.out(options.json ? state.serialized() : state.prettyPrinted())
-            return .success
-        }
-    }
-
-    /// `switchyard tail [PATTERN] [--json]`: prints each matching action as it is reduced,
-    /// until the bus stops (exit 0) or drops this watcher (exit 1).
-    static func tail(_ options: ClientOptions) -> ExitStatus {
-        guard options.positionals.count <= 1 else { return SwitchyardCommand.usageError("tail takes at most one type pattern") }
-        let text = options.positionals.first ?? "*"
-        guard let pattern = TypePattern(text) else {
-            return SwitchyardCommand.usageError("\(JSON.string(text)) is not a type pattern (\"*\", \"gps/*\" or \"gps/fix\")")
-        }
-        return withClient(options) { client throws(ControlClient.Failure) in
-            _ = try client.request(ControlRequest.watch(actions: pattern, state: nil).json)
-            while let line = try client.receive(timeout: nil) {
-                try ControlClient.check(line)
-                guard let object = line["action"] else { continue }
-                var text = object.serialized()
-                if !options.json, let action = try? BusAction(json: object, defaultSource: "") {
-                    text = LogFormat.text.line(for: action)
-                }
-                // Whoever read the output is gone (`switchyard tail | head`): done.
-                guard Output.out(text) else { return .success }
-            }
-            Output.error("switchyard: the bus closed the connection")
+            Output.out(parsed.flag("json") ? state.serialized() : state.prettyPrinted())
             return .success
         }
     }
 
     /// `switchyard stats [--json]`: prints the bus's counters.
-    static func stats(_ options: ClientOptions) -> ExitStatus {
-        guard options.positionals.isEmpty else { return SwitchyardCommand.usageError("stats takes no arguments") }
-        return withClient(options) { client throws(ControlClient.Failure) in
+    static func stats(_ parsed: ParsedArguments, _ options: ClientOptions) -> ExitStatus {
+        withClient(options) { client throws(ControlClient.Failure) in
             let stats = try client.request(ControlRequest.stats.json)["stats"] ?? .null
-            Output.out(options.json ? stats.serialized() : StatsReport(stats).text)
+            Output.out(parsed.flag("json") ? stats.serialized() : StatsReport(stats).text)
             return .success
         }
     }

@@ -1,52 +1,37 @@
 import Foundation
 import Switchyard
 
-/// The options the client and journal commands share, and where they find the bus.
+/// Where the client and journal commands find the bus.
 ///
 /// The socket is `--socket PATH`, or `control.sock` in the data directory the other options
 /// name: `--data-dir DIR` (also spelled `--data-directory`), `--bus NAME`, `--config FILE`,
 /// `$SWITCHYARD_DATA`, or else the only bus in `.switchyard/` or `/var/lib/switchyard/` (see
 /// ``BusLocator``). Relative data directories are taken from the working directory, as
 /// `switchyard run` does.
-struct ClientOptions {
+struct ClientOptions: Sendable {
     var socket: String?
     var configuration: String?
     var dataDirectory: String?
     var bus: String?
-    var json = false
-    var positionals: [String] = []
 
-    /// Why the command line cannot be used.
-    struct UsageError: Error {
-        var message: String
+    /// The options of a parsed command line (see ``CommandTable/clientOptions`` and
+    /// ``CommandTable/journalOptions``).
+    /// - Throws: ``UsageError`` when two options that each name the bus are given together.
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        socket = parsed.value("socket")
+        configuration = parsed.value("config")
+        dataDirectory = parsed.value("data-dir") ?? parsed.value("data-directory")
+        bus = parsed.value("bus")
+        let given = [("--socket", socket), ("--data-dir", dataDirectory), ("--bus", bus), ("--config", configuration)]
+            .filter { $0.1 != nil }.map(\.0)
+        if given.count > 1 { throw UsageError("give one of \(given.joined(separator: ", ")), not several", path: parsed.path) }
     }
 
-    /// Parses `arguments`, taking the flags in `allowed` anywhere among the positionals.
-    init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(UsageError) {
-        var remaining = arguments
-        while let argument = remaining.popFirst() {
-            guard argument.hasPrefix("--"), argument.count > 2 else {
-                positionals.append(argument)
-                continue
-            }
-            let argument = argument == "--data-directory" ? "--data-dir" : argument
-            guard allowed.contains(argument) else { throw UsageError(message: "unknown option \(argument)") }
-            switch argument {
-            case "--json":
-                json = true
-            default:
-                guard let value = remaining.popFirst() else { throw UsageError(message: "\(argument) needs a value") }
-                switch argument {
-                case "--socket": socket = value
-                case "--config": configuration = value
-                case "--bus": bus = value
-                default: dataDirectory = value
-                }
-            }
-        }
-        let choices = [("--socket", socket), ("--data-dir", dataDirectory), ("--bus", bus), ("--config", configuration)]
-            .filter { $0.1 != nil }.map(\.0)
-        if choices.count > 1 { throw UsageError(message: "give one of \(choices.joined(separator: ", ")), not several") }
+    init(socket: String? = nil, configuration: String? = nil, dataDirectory: String? = nil, bus: String? = nil) {
+        self.socket = socket
+        self.configuration = configuration
+        self.dataDirectory = dataDirectory
+        self.bus = bus
     }
 
     /// The data directory the options name.

@@ -1,44 +1,122 @@
+import Foundation
+import LoggerPlugin
 import Switchyard
 
 /// `switchyard journal show | verify | compact`: the journal of a bus's data directory.
-enum JournalCommand {
-    static func run(_ options: ClientOptions) -> ExitStatus {
-        guard options.positionals.count == 1, let action = options.positionals.first else {
-            return SwitchyardCommand.usageError("journal takes one of show, verify, compact")
+struct JournalCommand: Sendable {
+    let subcommand: String
+    let options: ClientOptions
+    let query: JournalQuery
+    let follow: Bool
+    let text: Bool
+
+    /// The command a parsed `journal …` line asks for.
+    /// - Throws: ``UsageError`` for a pattern, bound or count that does not parse.
+    init(_ parsed: ParsedArguments, options: ClientOptions) throws(UsageError) {
+        subcommand = parsed.path.last ?? "show"
+        self.options = options
+        var query = JournalQuery()
+        if let text = parsed[positional: "PATTERN"] {
+            guard let pattern = TypePattern(text) else { throw UsageError(ClientCommand.patternProblem(text), path: parsed.path) }
+            query.pattern = pattern
         }
+        query.since = try parsed.value("since").map { text throws(UsageError) in try JournalQuery.Bound(text, option: "since", path: parsed.path) }
+        query.until = try parsed.value("until").map { text throws(UsageError) in try JournalQuery.Bound(text, option: "until", path: parsed.path) }
+        query.last = try parsed.integer("lines")
+        self.query = query
+        follow = parsed.flag("follow")
+        text = parsed.flag("text")
+    }
+
+    func run() -> ExitStatus {
         let directory: JournalDirectory
         do {
             directory = JournalDirectory(dataDirectory: try options.resolvedDataDirectory())
+        } catch let error as ConfigurationError {
+            Output.error(error.description)
+            return .failure
         } catch {
-            Output.error("\(error)")
+            Output.error("switchyard: error: \(error)")
             return .failure
         }
         do throws(JournalError) {
-            switch action {
-            case "show":
-                // Written in large pieces: a journal can hold millions of lines.
-                var pending: [UInt8] = []
-                defer { Output.out(bytes: pending) }
-                try directory.forEachAction { action in
-                    action.json.serialize(into: &pending)
-                    pending.append(UInt8(ascii: "\n"))
-                    if pending.count >= 256 << 10 {
-                        Output.out(bytes: pending)
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                    return true
-                }
+            switch subcommand {
             case "verify":
                 Output.out(try directory.verify().description)
             case "compact":
                 Output.out(try directory.compact().description)
             default:
-                return SwitchyardCommand.usageError("unknown journal command \"\(action)\"; use show, verify or compact")
+                try show(directory)
             }
             return .success
         } catch {
             Output.error("switchyard: error: \(error)")
             return .failure
+        }
+    }
+
+    /// Prints the matching actions; with `--follow`, then polls for new ones until the window
+    /// ends, stdout closes or a signal stops the process.
+    private func show(_ directory: JournalDirectory) throws(JournalError) {
+        var printer = Printer(text: text)
+        defer { printer.flush() }
+        var lastSeen: UInt64 = 0
+        var ended = false
+        var selection = JournalQuery.Selection(limit: query.last)
+        try directory.forEachAction { action in
+            lastSeen = action.id
+            if query.isPastEnd(action) {
+                ended = true
+                return false
+            }
+            guard query.matches(action) else { return true }
+            if query.last == nil { return printer.print(action) }
+            selection.add(action)
+            return true
+        }
+        for action in selection.actions where !printer.closed { _ = printer.print(action) }
+        guard follow, !ended else { return }
+        printer.flush()
+        // A journal is appended to in place; polling its newest segment is what `tail -f`
+        // does, and needs no running bus.
+        while !ended, !printer.closed {
+            Thread.sleep(forTimeInterval: 0.2)
+            try directory.forEachAction(from: lastSeen + 1) { action in
+                guard action.id > lastSeen else { return true }
+                lastSeen = action.id
+                if query.isPastEnd(action) {
+                    ended = true
+                    return false
+                }
+                return query.matches(action) ? printer.print(action) : true
+            }
+            printer.flush()
+        }
+    }
+
+    /// Writes actions in large pieces (a journal can hold millions of lines); notices when
+    /// whoever reads stdout has gone.
+    private struct Printer {
+        let text: Bool
+        var pending: [UInt8] = []
+        var closed = false
+
+        /// Queues one action's line; `false` once stdout is closed.
+        mutating func print(_ action: BusAction) -> Bool {
+            if text {
+                pending += Array(LogFormat.text.line(for: action).utf8)
+            } else {
+                action.json.serialize(into: &pending)
+            }
+            pending.append(UInt8(ascii: "\n"))
+            if pending.count >= 256 << 10 { flush() }
+            return !closed
+        }
+
+        mutating func flush() {
+            guard !pending.isEmpty, !closed else { return }
+            closed = !Output.out(bytes: pending)
+            pending.removeAll(keepingCapacity: true)
         }
     }
 }

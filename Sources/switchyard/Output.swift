@@ -12,8 +12,10 @@ enum Output {
         DescriptorWriter.writeLine(text, to: 2)
     }
 
-    /// Writes bytes to stdout as they are: for output built up in large pieces.
-    static func out(bytes: [UInt8]) {
+    /// Writes bytes to stdout as they are: for output built up in large pieces. `false` when
+    /// stdout is closed.
+    @discardableResult
+    static func out(bytes: [UInt8]) -> Bool {
         DescriptorWriter.writeAll(bytes, to: 1)
     }
 }

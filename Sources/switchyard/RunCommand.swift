@@ -2,6 +2,7 @@ import Synchronization
 import Dispatch
 import Foundation
 import Switchyard
+import ExecPlugin
 
 /// `switchyard run [CONFIG]`: runs the bus until SIGTERM or SIGINT.
 struct RunCommand {
@@ -81,7 +82,8 @@ final class SignalReactions: Sendable {
     private func stop(signal: Int32, count: Int) {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         guard count == 1 else {
-            Output.error("switchyard: \(name) again: exiting at once")
+            let children = ExecChildren.killAll()
+            Output.error("switchyard: \(name) again: exiting at once" + (children > 0 ? " (killed \(children) child process group\(children == 1 ? "" : "s"))" : ""))
             exit(ExitStatus.failure.rawValue)
         }
         Output.error("switchyard: info: \(name): stopping")
@@ -91,32 +93,33 @@ final class SignalReactions: Sendable {
         // anything else hang, so a stop request always ends the process.
         let backstop = bus.configuration.bus.stopTimeout + .seconds(5)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(backstop.components.seconds * 1000))) {
+            ExecChildren.killAll()
             Output.error("switchyard: error: did not stop within \(backstop); exiting")
             exit(ExitStatus.failure.rawValue)
         }
     }
 
     /// Validates the file anew and, when it is valid, swaps it in. Reloads run one after
-    /// another, in the order the signals came.
+    /// another, in the order the signals came, in a task: the signal thread never reads a
+    /// file, so a stop signal is always taken, whatever the configuration path has become.
     /// systemd hears `RELOADING=1` at once and `READY=1` when the reload is done or refused.
     private func reload() {
         notifier.reloading()
-        let configuration: BusConfiguration
-        do {
-            configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
-        } catch {
-            Output.error("switchyard: warning: SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
-            notifier.ready()
-            return
-        }
-        Output.error("switchyard: info: SIGHUP: reloading \(configurationPath)")
-        reloads.enqueue { [bus, notifier] in
+        reloads.enqueue { [bus, configurationPath, registry, notifier] in
+            defer { notifier.ready() }
+            let configuration: BusConfiguration
+            do throws(ConfigurationError) {
+                configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
+            } catch {
+                Output.error("switchyard: warning: SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
+                return
+            }
+            Output.error("switchyard: info: SIGHUP: reloading \(configurationPath)")
             do {
                 try await bus.reload(configuration)
             } catch {
                 Output.error("switchyard: warning: SIGHUP: keeping the running configuration: \(error)")
             }
-            notifier.ready()
         }
     }
 }

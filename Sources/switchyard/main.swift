@@ -1,16 +1,17 @@
+import CSwitchyardStartup
 import Dispatch
 import Glibc
 
-// Block the stop and reload signals before anything else runs, so every thread started later
-// inherits the mask and a signal can only be taken by the listener's sigwait: a signal that
-// arrives during start-up waits for it instead of killing the process or being lost.
+// SIGTERM, SIGINT and SIGHUP were blocked (and SIGPIPE ignored) by a C constructor before any
+// Swift or library code ran, so every thread inherits the mask and a signal can only be taken
+// by the listener's sigwait: one that arrives during start-up waits for it instead of killing
+// the process or being lost. Blocking here again costs nothing and keeps the guarantee should
+// the constructor ever not have run.
+precondition(switchyard_startup_signals_blocked() != 0, "the start-up constructor did not block the stop signals")
 var handledSignals = sigset_t()
 sigemptyset(&handledSignals)
 for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handledSignals, signal) }
 pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
-// A reader that goes away (a closed pipe, a control client that disconnects) must give EPIPE
-// to the writer, not kill the bus.
-signal(SIGPIPE, SIG_IGN)
 
 let signals = SignalListener(signals: [SIGTERM, SIGINT, SIGHUP])
 // A synchronous main that parks on a semaphore keeps the main thread's mask blocked; an async

@@ -238,7 +238,7 @@ struct ConfigurationTests {
         let folder = #expect(throws: ConfigurationError.self) {
             try BusConfiguration.load(contentsOf: directory.path, environment: [:], knownKinds: Self.kinds)
         }
-        #expect(folder?.description == "\(directory.path): cannot read the file: Is a directory")
+        #expect(folder?.description == "\(directory.path): cannot read the file: it is a directory, not a regular file")
     }
 
     /// Bytes that are not UTF-8 in a file are a parse error with a position.

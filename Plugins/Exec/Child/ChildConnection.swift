@@ -43,6 +43,7 @@ final class ChildConnection: Sendable {
                 close(descriptor)
             }
             kill(-child.pid, SIGKILL)
+            cexec_child_forget(child.pid)
             var status: Int32 = 0
             while waitpid(child.pid, &status, 0) == -1, errno == EINTR {}
             throw .pipe(errno: error)
@@ -197,6 +198,7 @@ final class ChildConnection: Sendable {
                 // The leader is a zombie until reaped below, so its pid still names only our
                 // process group: whatever the child left running there goes with it.
                 kill(-pid, SIGKILL)
+                cexec_child_forget(pid)
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) == -1, errno == EINTR {}
                 exit = ChildExitStatus(waitStatus: status)

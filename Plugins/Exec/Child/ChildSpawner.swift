@@ -14,7 +14,7 @@ struct SpawnedChild: Sendable, Hashable {
     let stderr: Int32
 }
 
-/// Starts child processes with `posix_spawn`.
+/// Starts child processes with `cexec_spawn` (fork and exec from one long-lived thread).
 ///
 /// Every pipe is created close-on-exec, so a child started at the same moment by another
 /// plugin inherits none of them; the child additionally closes every descriptor above 2.
@@ -22,6 +22,8 @@ struct SpawnedChild: Sendable, Hashable {
 /// and a terminal's Ctrl-C reaches only the bus, which then stops it in order. Its signal
 /// mask is emptied and every disposition reset, because the bus blocks SIGTERM, SIGINT and
 /// SIGHUP in all threads and a blocked or ignored signal would be inherited across `exec`.
+/// It dies with the bus (`PR_SET_PDEATHSIG`), even after `kill -9`, which `posix_spawn`
+/// cannot arrange.
 enum ChildSpawner {
     /// Starts `command`; throws ``ExecError`` when pipes cannot be made or the executable
     /// cannot be run (missing, not executable, bad working directory).
@@ -70,29 +72,6 @@ enum ChildSpawner {
     }
 
     private static func launch(_ command: ChildCommand, stdin: Int32, stdout: Int32, stderr: Int32) throws(ExecError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        cexec_spawn_add_closefrom(&actions, 3)
-        if let directory = command.workingDirectory {
-            cexec_spawn_add_chdir(&actions, directory)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-
         let argv = ([command.executable] + command.arguments).map { strdup($0) } + [nil]
         let envp = command.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -101,11 +80,26 @@ enum ChildSpawner {
             }
         }
         var pid: pid_t = 0
-        let result =
-            command.executable.contains("/")
-            ? posix_spawn(&pid, command.executable, &actions, &attributes, argv, envp)
-            : posix_spawnp(&pid, command.executable, &actions, &attributes, argv, envp)
+        let result = command.executable.withCString { executable in
+            withOptionalCString(command.workingDirectory) { directory in
+                argv.withUnsafeBufferPointer { argv in
+                    envp.withUnsafeBufferPointer { envp in
+                        var options = cexec_spawn_options(
+                            executable: executable, search_path: command.executable.contains("/") ? 0 : 1,
+                            argv: argv.baseAddress, envp: envp.baseAddress,
+                            stdin_fd: stdin, stdout_fd: stdout, stderr_fd: stderr, working_directory: directory
+                        )
+                        return cexec_spawn(&options, &pid)
+                    }
+                }
+            }
+        }
         guard result == 0 else { throw .spawn(command: command.executable, errno: result) }
         return pid
+    }
+
+    private static func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+        guard let string else { return body(nil) }
+        return string.withCString { body($0) }
     }
 }

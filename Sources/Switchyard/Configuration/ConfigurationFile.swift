@@ -8,6 +8,10 @@ import Darwin
 
 /// Reads a configuration file with a size limit, so that `switchyard run /dev/zero` fails
 /// instead of filling memory, and with the system's own reason when it cannot.
+///
+/// Only a regular file is read (a symbolic link is followed to one): a FIFO, a device or a
+/// socket is refused before any read, and the file is opened non-blocking, so no path can make
+/// the bus wait for a writer that never comes (at start or on SIGHUP).
 enum ConfigurationFile {
     /// The largest configuration file read: 16 MiB.
     static let maximumSize = 16 << 20
@@ -19,9 +23,18 @@ enum ConfigurationFile {
 
     /// The bytes of the file at `path`.
     static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ReadError(description: "cannot read the file: it is \(kind(status.st_mode)), not a regular file")
+        }
+        guard Int(status.st_size) <= maximumSize else {
+            throw ReadError(description: "cannot read the file: it is larger than 16 MiB")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -35,6 +48,17 @@ enum ConfigurationFile {
             guard bytes.count <= maximumSize else {
                 throw ReadError(description: "cannot read the file: it is larger than 16 MiB")
             }
+        }
+    }
+
+    private static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
         }
     }
 

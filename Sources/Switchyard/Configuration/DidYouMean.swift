@@ -1,4 +1,4 @@
-/// Suggests the intended word for a misspelt key or kind.
+/// Suggests the intended word for a misspelt key, kind, command or option.
 public enum DidYouMean {
     /// The candidate closest to `input`, ignoring case, when it is within
     /// `max(1, input.count / 3)` edits; `nil` when none is that close. Ties go to the candidate
@@ -23,9 +23,12 @@ public enum DidYouMean {
         editDistance(Array(first), Array(second), limit: .max)
     }
 
-    /// The distance, or a value above `limit` as soon as it is certain to exceed it.
+    /// The distance, or a value above `limit` as soon as it is certain to exceed it. Two
+    /// adjacent letters swapped count as one edit (optimal string alignment): `paht` is one
+    /// typo away from `path`, not two.
     private static func editDistance(_ first: [Character], _ second: [Character], limit: Int) -> Int {
         if abs(first.count - second.count) > limit { return limit &+ 1 }
+        var beforePrevious = [Int](repeating: 0, count: second.count + 1)
         var previous = Array(0...second.count)
         var current = [Int](repeating: 0, count: second.count + 1)
         for (row, character) in first.enumerated() {
@@ -35,10 +38,13 @@ public enum DidYouMean {
                 let column = offset + 1
                 let substitution = previous[offset] + (character == other ? 0 : 1)
                 current[column] = min(substitution, previous[column] + 1, current[offset] + 1)
+                if row > 0, offset > 0, character == second[offset - 1], first[row - 1] == other {
+                    current[column] = min(current[column], beforePrevious[offset - 1] + 1)
+                }
                 rowMinimum = min(rowMinimum, current[column])
             }
             if rowMinimum > limit { return limit &+ 1 }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[second.count]
     }

@@ -1,24 +1,25 @@
 /// A strict RFC 8259 parser over UTF-8 bytes.
 ///
 /// It works on a borrowed buffer and never copies the input; strings without escapes are made
-/// straight from the buffer. Recursion is bounded by ``maximumDepth`` so hostile input cannot
+/// straight from the buffer. Recursion is bounded by a maximum depth (``JSONLimits``) so hostile input cannot
 /// exhaust the stack. Duplicate object keys are rejected: in a config file the second `"port"`
 /// would otherwise silently win.
 struct JSONParser {
-    /// The deepest nesting of arrays and objects accepted.
-    static let maximumDepth = 512
-
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The deepest nesting of arrays and objects accepted.
+    let maximumDepth: Int
     var index = 0
     var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
-    /// Parses `bytes` as exactly one JSON value surrounded by optional whitespace.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSON {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses `bytes` as exactly one JSON value surrounded by optional whitespace, with at most
+    /// `maximumDepth` levels of nested arrays and objects.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth) throws(JSONParseError) -> JSON {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -29,9 +30,9 @@ struct JSONParser {
     }
 
     /// ``parse(_:)`` as a `Result`, for the `rethrows` buffer accessors that erase typed errors.
-    static func result(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSON, JSONParseError> {
+    static func result(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth) -> Result<JSON, JSONParseError> {
         do throws(JSONParseError) {
-            return .success(try parse(bytes))
+            return .success(try parse(bytes, maximumDepth: maximumDepth))
         } catch {
             return .failure(error)
         }
@@ -75,8 +76,8 @@ struct JSONParser {
 
     mutating func enterContainer() throws(JSONParseError) {
         depth += 1
-        guard depth <= Self.maximumDepth else {
-            throw error("arrays and objects nested deeper than \(Self.maximumDepth) levels")
+        guard depth <= maximumDepth else {
+            throw error("arrays and objects nested deeper than \(maximumDepth) levels")
         }
     }
 

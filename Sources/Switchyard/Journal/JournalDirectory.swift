@@ -18,14 +18,22 @@ public struct JournalDirectory: Sendable, Hashable {
     /// - Throws: ``JournalError`` at the first corrupt record, after handing over the actions
     ///   before it.
     public func forEachAction(_ body: (BusAction) -> Bool) throws(JournalError) {
-        let segments = try layout.list().segments
+        try forEachAction(from: 0, body)
+    }
+
+    /// Hands the journaled actions to `body` like ``forEachAction(_:)``, reading only the
+    /// segments that may hold `firstSequence` or later (earlier actions in the first segment
+    /// read are handed over too): for following a journal without reading it all again.
+    public func forEachAction(from firstSequence: UInt64, _ body: (BusAction) -> Bool) throws(JournalError) {
+        var segments = try layout.list().segments[...]
+        while segments.count > 1, segments[segments.startIndex + 1].firstSequence <= firstSequence { segments.removeFirst() }
         var expectedFirst: UInt64?
-        for (index, segment) in segments.enumerated() {
+        for (index, segment) in zip(segments.indices, segments) {
             if let expectedFirst, segment.firstSequence != expectedFirst {
                 throw .sequenceGap(file: segment.path, line: 1, offset: 0, expected: expectedFirst, found: segment.firstSequence)
             }
             var stopped = false
-            let summary = try SegmentScanner(segment: segment, isNewest: index == segments.count - 1).scan(try FileSystem.read(segment.path)) { action throws(JournalError) in
+            let summary = try SegmentScanner(segment: segment, isNewest: index == segments.endIndex - 1).scan(try FileSystem.read(segment.path)) { action throws(JournalError) in
                 guard !stopped else { return }
                 stopped = !body(action)
             }

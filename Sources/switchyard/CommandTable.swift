@@ -1,0 +1,157 @@
+/// Every command of the `switchyard` program, declared once. The parser, `--help`, error
+/// usage lines, shell completions and the README's command reference all come from here.
+///
+/// To add an option that several commands share, add it to ``clientOptions`` or
+/// ``journalOptions``; to add a command, add its spec to ``root`` and a case to
+/// `SwitchyardCommand.run(_:)`.
+enum CommandTable {
+    static let defaultConfiguration = "Config/default.json"
+
+    /// How clients (`send`, `state`, `tail`, `stats`) find the bus. Without any, the bus is
+    /// `$SWITCHYARD_DATA`, or the only one in .switchyard/ or /var/lib/switchyard/ (``BusLocator``).
+    static let clientOptions: [OptionSpec] = [
+        .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("data-dir", "DIR", help: "the bus whose data directory is DIR", completion: .directory),
+        .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
+        .value("socket", "PATH", help: "the bus's control socket", completion: .file(extension: nil)),
+        .value("config", "FILE", help: "the bus in FILE's data directory", completion: .file(extension: "json")),
+    ]
+
+    /// How journal commands find the data directory; without any, as for clients.
+    static let journalOptions: [OptionSpec] = [
+        .value("bus", "NAME", help: "the journal of the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("data-dir", "DIR", help: "the journal in DIR", completion: .directory),
+        .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
+        .value("config", "FILE", help: "the journal in FILE's data directory", completion: .file(extension: "json")),
+    ]
+
+    static let json = OptionSpec.flag("json", help: "print JSON (one object a line) instead of text")
+
+    static let pattern = PositionalSpec("PATTERN", optional: true, help: "a type pattern: * (default), a domain gps/* or a type gps/fix")
+
+    static let run = CommandSpec(
+        name: "run", abstract: "run the bus until SIGTERM or SIGINT",
+        discussion: """
+            SIGTERM/SIGINT stop the bus gracefully (exit 0; a second one exits at once); SIGHUP reloads
+            CONFIG (an invalid file keeps the running configuration). Readiness: "ready:" on stderr and
+            READY=1 to $NOTIFY_SOCKET once every plugin has started.
+            """,
+        positionals: [PositionalSpec("CONFIG", optional: true, help: "the plugin set (default \(defaultConfiguration))",
+                                     completion: .file(extension: "json"))],
+        options: [.flag("accept-slice-changes", help: "restore a journal written by a bus with other state slices (once, after changing the plugins)")],
+        examples: [
+            .init("switchyard run", "the offline demo, Config/default.json"),
+            .init("switchyard run Config/gpsd.json", "positions from a gpsd on 127.0.0.1:2947"),
+        ])
+
+    static let validate = CommandSpec(
+        name: "validate", abstract: "check a configuration and exit (0 valid, 78 invalid)",
+        positionals: [PositionalSpec("CONFIG", help: "the plugin set to check", completion: .file(extension: "json"))],
+        examples: [.init("switchyard validate Config/tracker.json", "every problem at once, with its key path")])
+
+    static let plugins = CommandSpec(
+        name: "plugins", abstract: "list the plugin kinds and their settings",
+        positionals: [PositionalSpec("KIND", optional: true, help: "only this kind", completion: .words(BuiltInPlugins.registry.kinds.sorted()))],
+        options: [.flag("json", help: "print the kinds and settings as one JSON array")],
+        examples: [
+            .init("switchyard plugins timer", "the timer's settings and their defaults"),
+            .init("switchyard plugins --json", "every kind, for tools"),
+        ])
+
+    static let schema = CommandSpec(
+        name: "schema", abstract: "print the JSON Schema (draft 2020-12) of configuration files",
+        discussion: "Editors complete and check a config that names it: \"$schema\": \"switchyard.schema.json\".",
+        examples: [.init("switchyard schema > Config/switchyard.schema.json", "the copy the shipped configs name")])
+
+    static let send = CommandSpec(
+        name: "send", abstract: "dispatch an action to a running bus; prints the reply, {\"id\":N,\"ok\":true}",
+        positionals: [
+            PositionalSpec("TYPE", help: "the action type, lower-case domain/event"),
+            PositionalSpec("JSON", optional: true, help: "the payload (default null)"),
+        ],
+        options: clientOptions,
+        examples: [.init(#"switchyard send demo/hello '{"to": "world"}'"#, "the reply comes once the action is reduced and journaled")])
+
+    static let state = CommandSpec(
+        name: "state", abstract: "print the running bus's state (or the part at PATH)",
+        positionals: [PositionalSpec("PATH", optional: true, help: "a dotted state path (location.latitude, places.value.0)")],
+        options: clientOptions + [.flag("json", help: "print one line of JSON instead of indented JSON")],
+        examples: [.init("switchyard state location", "the current location slice")])
+
+    static let tail = CommandSpec(
+        name: "tail", abstract: "print actions as the bus reduces them",
+        discussion: "Runs until Ctrl-C or the bus stops (exit 0), or until the bus drops it for reading too slowly (exit 1).",
+        positionals: [pattern],
+        options: [
+            .value("lines", short: "n", "N", help: "first print the last N matching actions from the journal"),
+            .value("count", "N", help: "exit after printing N actions (the -n ones included)"),
+            json,
+        ] + clientOptions,
+        examples: [
+            .init("switchyard tail 'location/*' -n 5", "the last five location actions, then new ones as they come"),
+            .init("switchyard tail --count 1 bus/stopping", "wait for the bus to stop"),
+        ])
+
+    static let stats = CommandSpec(
+        name: "stats", abstract: "print the running bus's counters",
+        options: clientOptions + [.flag("json", help: "print the counters as JSON")],
+        examples: [.init("switchyard stats --json", "the counters for a script")])
+
+    static let journal = CommandSpec(
+        name: "journal", abstract: "print, check or trim the journal of a data directory",
+        subcommands: [
+            CommandSpec(
+                name: "show", abstract: "print the journaled actions, one JSON object a line",
+                discussion: "ID is an action id; TIME an ISO 8601 time (2026-11-22T09:30:00Z). Both bounds are inclusive.",
+                positionals: [pattern],
+                options: [
+                    .value("since", "ID|TIME", help: "start at this action id or time"),
+                    .value("until", "ID|TIME", help: "stop after this action id or time"),
+                    .value("lines", short: "n", "N", help: "only the last N matching actions"),
+                    .flag("follow", short: "f", help: "keep printing actions as they are journaled"),
+                    .flag("text", help: "print the logger's text format instead of JSON"),
+                ] + journalOptions,
+                examples: [
+                    .init("switchyard journal show 'location/*' -n 10", "the ten latest location actions"),
+                    .init("switchyard journal show --since 2026-11-22T09:00:00Z --until 120", "a window of the history"),
+                ]),
+            CommandSpec(name: "verify", abstract: "check every segment and snapshot; exit 1 with file, line and byte on damage",
+                        options: journalOptions),
+            CommandSpec(name: "compact", abstract: "remove segments and snapshots the latest snapshot covers",
+                        options: journalOptions),
+        ])
+
+    static let completions = CommandSpec(
+        name: "completions", abstract: "print a shell completion script",
+        positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish", completion: .words(["bash", "fish", "zsh"]))],
+        examples: [
+            .init("source <(switchyard completions bash)", "completion in this bash session"),
+            .init("switchyard completions fish > ~/.config/fish/completions/switchyard.fish", "for every fish session"),
+        ])
+
+    static let help = CommandSpec(
+        name: "help", abstract: "show the help of a command",
+        positionals: [PositionalSpec("COMMAND", optional: true, help: "a command, such as tail or journal")])
+
+    static let version = CommandSpec(name: "version", abstract: "print the version")
+
+    /// The program: every command below it.
+    static let root = CommandSpec(
+        name: "switchyard", abstract: "an actor-based event bus",
+        discussion: """
+            Without a command, switchyard runs \(defaultConfiguration); a lone CONFIG.json argument runs that file.
+            Exit codes: 0 success, 1 failure (an error reply, no bus, a damaged journal), 2 usage,
+            78 invalid configuration.
+            """,
+        options: [.flag("version", help: "print the version")],
+        subcommands: [run, validate, plugins, schema, send, state, tail, stats, journal, completions, help, version])
+
+    /// The words to parse: `switchyard` alone runs the default configuration, `switchyard
+    /// FILE.json` runs that file, and `--version` is the `version` command.
+    static func normalized(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first else { return ["run"] }
+        if first == "--version" { return ["version"] + arguments.dropFirst() }
+        if first.hasSuffix(".json"), !first.hasPrefix("-") { return ["run"] + arguments }
+        return arguments
+    }
+}

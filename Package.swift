@@ -20,12 +20,23 @@ let package = Package(
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
+        // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
+        .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
+        // TestStore, ManualClock and recorders for testing stores and streams.
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         .executable(name: "switchyard", targets: ["switchyard"]),
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
-        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams"]),
+        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams", "Switchyard"]),
+        .target(
+            name: "SwitchyardPlugins",
+            dependencies: [
+                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
+                "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
+            ]
+        ),
         // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
         .target(name: "SwitchyardTestSupport", path: "Tests/TestSupport"),
         // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
@@ -33,14 +44,16 @@ let package = Package(
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "CSwitchyardStartup", "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
-                "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
+                "CSwitchyardStartup", "Switchyard", "SwitchyardPlugins", "LoggerPlugin", "TimerPlugin", "GPSDPlugin",
+                "LocationEmitterPlugin", "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
+        // Uses the library only through its products, as a program depending on the package would.
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["SwitchyardTestSupport", "LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),

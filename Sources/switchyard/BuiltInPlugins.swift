@@ -1,23 +1,7 @@
-import ExecPlugin
-import GPSDPlugin
-import LocationEmitterPlugin
-import LoggerPlugin
-import NetworkFetchPlugin
-import NATSPlugin
-import Switchyard
-import TimerPlugin
+import SwitchyardPlugins
 
-/// The plugin kinds the `switchyard` program knows.
+/// The plugin kinds the `switchyard` program knows: the library's built-in registry, so the
+/// program and a program built on the `SwitchyardPlugins` product know the same kinds.
 enum BuiltInPlugins {
-    static var registry: PluginRegistry {
-        var registry = PluginRegistry()
-        registry.register(ExecPlugin.self)
-        registry.register(GPSDPlugin.self)
-        registry.register(LocationEmitterPlugin.self)
-        registry.register(LoggerPlugin.self)
-        registry.register(NetworkFetchPlugin.self)
-        registry.register(NATSPlugin.self)
-        registry.register(TimerPlugin.self)
-        return registry
-    }
+    static var registry: PluginRegistry { .builtIn }
 }

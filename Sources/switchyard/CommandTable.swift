@@ -116,7 +116,9 @@ enum CommandTable {
                     .init("switchyard journal show --since 2026-11-22T09:00:00Z --until 120", "a window of the history"),
                 ]),
             CommandSpec(name: "verify", abstract: "check every segment and snapshot; exit 1 with file, line and byte on damage",
-                        options: journalOptions),
+                        options: [
+                            .flag("repair", help: "keep everything before the damage, move the rest aside into journal/damaged-TIME (nothing is deleted)"),
+                        ] + journalOptions),
             CommandSpec(name: "compact", abstract: "remove segments and snapshots the latest snapshot covers",
                         options: journalOptions),
         ])

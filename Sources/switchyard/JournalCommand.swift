@@ -9,6 +9,7 @@ struct JournalCommand: Sendable {
     let query: JournalQuery
     let follow: Bool
     let text: Bool
+    let repair: Bool
 
     /// The command a parsed `journal …` line asks for.
     /// - Throws: ``UsageError`` for a pattern, bound or count that does not parse.
@@ -26,6 +27,7 @@ struct JournalCommand: Sendable {
         self.query = query
         follow = parsed.flag("follow")
         text = parsed.flag("text")
+        repair = parsed.flag("repair")
     }
 
     func run() -> ExitStatus {
@@ -41,6 +43,8 @@ struct JournalCommand: Sendable {
         }
         do throws(JournalError) {
             switch subcommand {
+            case "verify" where repair:
+                Output.out(try directory.repair().description)
             case "verify":
                 Output.out(try directory.verify().description)
             case "compact":
@@ -51,6 +55,9 @@ struct JournalCommand: Sendable {
             return .success
         } catch {
             Output.error("switchyard: error: \(error)")
+            if error.isCorruption, !repair {
+                Output.error("`switchyard journal verify --repair` keeps the journal up to the damage and moves the rest aside (nothing is deleted).")
+            }
             return .failure
         }
     }

@@ -29,7 +29,8 @@ struct RunCommand {
             return .invalidConfiguration
         } catch let error as JournalError where error.isCorruption {
             Output.error("switchyard: error: \(error)\nThe bus does not start on a damaged journal. Inspect it with "
-                + "`switchyard journal verify --config \(path)`, then cut the segment at the byte named above or move the journal away.")
+                + "`switchyard journal verify --config \(path)`; `switchyard journal verify --repair --config \(path)` keeps "
+                + "everything before the damage and moves the rest aside (nothing is deleted).")
             return .failure
         } catch {
             Output.error("switchyard: error: \(error)")

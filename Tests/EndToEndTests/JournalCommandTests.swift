@@ -56,13 +56,14 @@ struct JournalCommandTests {
         }
         let segment = try #require(try segments(bus).first)
         var lines = try String(contentsOfFile: journal + segment, encoding: .utf8).components(separatedBy: "\n")
-        let offset = lines[0].utf8.count + lines[1].utf8.count + 2
-        lines[2] = #"{"cause":null,"id":3,"pay"#
+        // Line 1 is the segment's header; line 4 holds action 3.
+        let offset = lines[0...2].reduce(0) { $0 + $1.utf8.count + 1 }
+        lines[3] = #"{"cause":null,"id":3,"pay"#
         try lines.joined(separator: "\n").write(toFile: journal + segment, atomically: false, encoding: .utf8)
 
         let verified = try await bus.client(["journal", "verify"])
         #expect(verified.status == 1)
-        #expect(verified.stderr.contains("\(segment): line 3 (byte \(offset))"))
+        #expect(verified.stderr.contains("\(segment): line 4 (byte \(offset))"))
         let shown = try await bus.client(["journal", "show"])
         #expect(shown.status == 1)
         #expect(shown.stdout.split(separator: "\n").count == 2)
@@ -70,7 +71,7 @@ struct JournalCommandTests {
         let refused = try SwitchyardProcess(["run", bus.configPath], directory: bus.directory.url)
         #expect(await refused.exitStatus() == 1)
         #expect(refused.stderr.contains("journal is corrupt"))
-        #expect(refused.stderr.contains("line 3"))
+        #expect(refused.stderr.contains("line 4"))
         #expect(refused.stderr.contains("switchyard journal verify"))
     }
 

@@ -143,7 +143,7 @@ struct JournalReplayTests {
         #expect(adopted == ["kept": ["total": 9], "fresh": slice.initial])
     }
 
-    /// A journal that can no longer write stops the bus, and the log says why.
+    /// A journal that can no longer write stops the bus with an error, and the log says why.
     @Test(.scaledTimeLimit(minutes: 1)) func journalFailureStopsTheBus() async throws {
         let directory = try JournalTestDirectory()
         let log = LogCollector()
@@ -155,8 +155,15 @@ struct JournalReplayTests {
         // nowhere left to create it.
         try FileManager.default.moveItem(atPath: directory.path + "/data/journal", toPath: directory.path + "/moved-away")
         await add(3...3, to: bus)
-        try await running.value
-        #expect(log.lines.contains { $0.contains("journal:") && $0.contains("no longer journaled") })
+        var message = ""
+        do {
+            try await running.value
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message.contains("the journal failed") && message.contains("ENOENT"), "\(message)")
+        let logged = log.lines.contains { $0.contains("journal:") && $0.contains("stopping the bus") && $0.contains("segment-") }
+        #expect(logged, "\(log.lines)")
         #expect(bus.statistics.journal?.failure != nil)
     }
 }

@@ -32,17 +32,18 @@ extension Bus {
 
     /// Dispatches an action as ``dispatch(_:)`` does and returns the sequence number the bus
     /// gave it, once it is reduced (and journaled); `nil` when the bus is stopped and did not
-    /// take it. Waiting for room in the inbox is not cancelled with the task.
+    /// take it, or when the journal failed to write it (then the bus stops). Waiting for room
+    /// in the inbox is not cancelled with the task.
     @discardableResult
     public nonisolated func dispatchReturningID(_ action: BusAction) async -> UInt64? {
         await withCheckedContinuation { continuation in
-            Bus.submit(action, to: core, tickets: tickets) { continuation.resume(returning: $0) }
+            Bus.submit(action, to: core, tickets: tickets) { continuation.resume(returning: $0.sequence) }
         }
     }
 
     /// Hands `action` to the store without waiting and calls `completion` with its sequence
-    /// number once it is reduced, journaled and published, or with `nil` when the store is
-    /// closed. Only when the inbox is full does a task wait for room; then it returns `false`.
+    /// number once it is reduced, journaled and published, or with why not (the store is
+    /// closed, the journal failed). Only when the inbox is full does a task wait for room; then it returns `false`.
     @discardableResult
     static func submit(_ action: BusAction, to core: BusCore, tickets: DispatchTickets,
                        completion: @escaping DispatchTickets.Completion) -> Bool {

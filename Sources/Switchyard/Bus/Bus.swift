@@ -122,11 +122,18 @@ public final actor Bus {
         let stopRequested = CurrentValue(false)
         let journal = storage?.journal
         let published = PublishedState()
-        var afterReduce: (@Sendable ([BusAction]) async -> Void)?
+        var afterReduce: (@Sendable ([BusAction]) async -> Bool)?
         if let journal {
+            journal.onFailure { stopRequested.send(true) }
             afterReduce = { actions in
-                // A journal that cannot write stops the bus rather than run without durability.
-                if !journal.append(actions) { stopRequested.send(true) }
+                if let failure = journal.append(actions) {
+                    // A journal that cannot write stops the bus rather than run without
+                    // durability; the batch is neither acknowledged nor published.
+                    tickets.fail(actions, reason: failure.description)
+                    stopRequested.send(true)
+                    return false
+                }
+                return true
             }
         }
         let store = Store<JSON, BusAction>(
@@ -208,7 +215,9 @@ public final actor Bus {
     /// - Throws: ``BusError/alreadyStarted`` when called twice; ``BusError/pluginNotReady(_:timeout:)``
     ///   when a plugin with signalled readiness does not report ready in time (the plugins
     ///   started so far are stopped first); ``BusError/controlSocket(_:reason:)`` when the control
-    ///   socket cannot be opened (nothing was started).
+    ///   socket cannot be opened (nothing was started); ``BusError/journalFailed(_:)`` when the
+    ///   journal could not write (the bus stopped at once; no action after the failure was
+    ///   acknowledged).
     public func run() async throws {
         guard phase == .idle else { throw BusError.alreadyStarted }
         phase = .starting
@@ -257,6 +266,7 @@ public final actor Bus {
         }
         await shutDown()
         if let startupError { throw startupError }
+        if let failure = storage?.journal?.writer.failure { throw BusError.journalFailed(failure) }
     }
 
     /// Asks a running bus to stop, as cancelling its task does; safe to call from any task,

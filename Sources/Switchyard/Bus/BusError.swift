@@ -6,6 +6,7 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
         case controlSocket(path: String, reason: String)
         case notRunning
         case reloadInProgress
+        case journalFailed(JournalError)
     }
 
     private let code: Code
@@ -33,6 +34,12 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A reload was asked while another was in progress.
     public static let reloadInProgress = BusError(.reloadInProgress)
 
+    /// The journal could not write or flush (a full disk, an I/O error): the bus stopped, and
+    /// no action from the failed batch on was acknowledged.
+    public static func journalFailed(_ error: JournalError) -> BusError {
+        BusError(.journalFailed(error))
+    }
+
     /// What went wrong, in one sentence that names the file, path or plugin concerned.
     public var description: String {
         switch code {
@@ -46,6 +53,8 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the bus is not running (it is starting or stopping)"
         case .reloadInProgress:
             return "another reload is in progress"
+        case .journalFailed(let error):
+            return "the journal failed, so the bus stopped: \(error)"
         }
     }
 }

@@ -50,7 +50,7 @@ final class BusStorage: Sendable {
             )
             journal = opened
             state = restored.state
-            firstSequence = restored.lastSequence + 1
+            firstSequence = restored.nextSequence
             if restored.lastSequence > 0 {
                 let snapshot = restored.snapshotSequence.map { "snapshot \($0) + " } ?? ""
                 log.write(.info, "journal: restored through sequence \(restored.lastSequence) (\(snapshot)\(restored.replayed) replayed) from \(opened.layout.directory) in \(Int((clock.now - started).seconds * 1000)) ms")

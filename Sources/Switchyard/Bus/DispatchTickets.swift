@@ -12,7 +12,7 @@ final class DispatchTickets: Sendable {
     /// Tickets start here; sequence numbers never get this far.
     static let base: UInt64 = 1 << 63
 
-    typealias Completion = @Sendable (UInt64?) -> Void
+    typealias Completion = @Sendable (DispatchOutcome) -> Void
 
     private struct State: Sendable {
         var next = DispatchTickets.base
@@ -24,7 +24,7 @@ final class DispatchTickets: Sendable {
     private let admittedCount = Atomic<Int>(0)
 
     /// A new ticket whose completion is called with the action's sequence number once it is
-    /// reduced, or with `nil` if it is never accepted (see ``refuse(_:)``).
+    /// reduced and journaled, or with why not (see ``refuse(_:)`` and ``fail(_:reason:)``).
     func issue(_ completion: @escaping Completion) -> UInt64 {
         state.withLock { state in
             state.next &+= 1
@@ -53,12 +53,42 @@ final class DispatchTickets: Sendable {
             admittedCount.subtract(due.count, ordering: .relaxed)
             return due
         }
-        for (sequence, completion) in due { completion(sequence) }
+        for (sequence, completion) in due { completion(.dispatched(sequence)) }
     }
 
-    /// The ticketed action was not accepted (the bus is closed): its completion gets `nil`.
+    /// Called from the journal hook with a batch the journal could not write: its ticketed
+    /// actions are not acknowledged; their completions get ``DispatchOutcome/journalFailed(_:)``.
+    func fail(_ actions: [BusAction], reason: String) {
+        guard admittedCount.load(ordering: .relaxed) > 0 else { return }
+        let due: [Completion] = state.withLock { state in
+            let due = actions.compactMap { state.admitted.removeValue(forKey: $0.id) }
+            admittedCount.subtract(due.count, ordering: .relaxed)
+            return due
+        }
+        for completion in due { completion(.journalFailed(reason)) }
+    }
+
+    /// The ticketed action was not accepted (the bus is closed): its completion gets
+    /// ``DispatchOutcome/stopping``.
     func refuse(_ ticket: UInt64) {
         let completion = state.withLock { $0.waiting.removeValue(forKey: ticket) }
-        completion?(nil)
+        completion?(.stopping)
+    }
+}
+
+/// What became of a dispatched action.
+enum DispatchOutcome: Sendable, Hashable {
+    /// Reduced and journaled (durable as the fsync policy promises) as this sequence number.
+    case dispatched(UInt64)
+    /// Not taken: the bus is stopping.
+    case stopping
+    /// Reduced but not journaled: the journal failed (the reason names the file and errno);
+    /// never acknowledged, and the bus stops.
+    case journalFailed(String)
+
+    /// The sequence number, when the action was dispatched.
+    var sequence: UInt64? {
+        if case .dispatched(let sequence) = self { return sequence }
+        return nil
     }
 }

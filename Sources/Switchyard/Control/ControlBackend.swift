@@ -4,10 +4,11 @@ import SwitchyardStreams
 /// its own.
 struct ControlBackend: Sendable {
     /// Dispatches an action without waiting and calls the completion with its sequence number
-    /// once it is reduced, journaled and published; with `nil` when the bus is stopping and did
-    /// not take it. Returns `false` when the inbox was full and the action waits for room, so
-    /// later actions could overtake it.
-    var dispatch: @Sendable (BusAction, @escaping @Sendable (UInt64?) -> Void) -> Bool
+    /// once it is reduced, journaled and published; with ``DispatchOutcome/stopping`` when the bus
+    /// is stopping and did not take it, ``DispatchOutcome/journalFailed(_:)`` when the journal
+    /// could not write it. Returns `false` when the inbox was full and the action waits for
+    /// room, so later actions could overtake it.
+    var dispatch: @Sendable (BusAction, @escaping @Sendable (DispatchOutcome) -> Void) -> Bool
     /// The current state.
     var state: @Sendable () -> JSON
     /// Subscribes to reduced actions matching a pattern, with a buffer of the given size that

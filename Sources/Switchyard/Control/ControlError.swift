@@ -16,6 +16,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         case stopping = "stopping"
         case tooSlow = "too-slow"
         case tooManyClients = "too-many-clients"
+        case journalFailed = "journal-failed"
     }
 
     private let kind: Code
@@ -29,7 +30,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The stable code: `malformed-json`, `line-too-long`, `invalid-request`, `missing-field`,
     /// `invalid-field`, `unknown-op`, `invalid-action`, `not-found`, `busy`, `stopping`,
-    /// `too-slow` or `too-many-clients`.
+    /// `too-slow`, `too-many-clients` or `journal-failed`.
     public var code: String { kind.rawValue }
 
     /// `unknown-op: ...`.
@@ -89,6 +90,12 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server is at its connection limit; the connection is closed.
     public static func tooManyClients(limit: Int) -> ControlError {
         ControlError(.tooManyClients, "the bus serves at most \(limit) control connections at a time")
+    }
+
+    /// The journal could not write the action (`reason` names the file and errno): it was not
+    /// acknowledged, and the bus stops.
+    public static func journalFailed(_ reason: String) -> ControlError {
+        ControlError(.journalFailed, "the journal could not write the action, so it is not acknowledged; the bus stops: \(reason)")
     }
 
     /// The error reply as a JSON object.

@@ -111,9 +111,15 @@ final class ControlIOLoop {
         case .stats:
             outbox.appendReply(ControlReply.statistics(backend.statistics()))
         case .dispatch(let action):
-            let direct = backend.dispatch(action) { id in
-                if id == nil { server.count { $0.errors += 1 } }
-                outbox.complete(with: id.map(ControlReply.dispatched) ?? ControlReply.error(.stopping))
+            let direct = backend.dispatch(action) { outcome in
+                let reply: [UInt8]
+                switch outcome {
+                case .dispatched(let id): reply = ControlReply.dispatched(id)
+                case .stopping: reply = ControlReply.error(.stopping)
+                case .journalFailed(let reason): reply = ControlReply.error(.journalFailed(reason))
+                }
+                if outcome.sequence == nil { server.count { $0.errors += 1 } }
+                outbox.complete(with: reply)
                 server.wake()
             }
             if !direct { connection.session.serializeDispatches() }

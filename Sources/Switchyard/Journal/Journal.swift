@@ -14,6 +14,9 @@ final class Journal: Sendable {
     static let flushInterval: Duration = .seconds(1)
     /// How many snapshots are kept; older ones are removed once a newer one is on disk.
     static let keptSnapshots = 2
+    /// The free space a journal needs to start: 256 KiB. A bus on a full disk refuses to start
+    /// rather than run until its first write fails.
+    static let minimumFreeBytes = 256 << 10
 
     private struct SnapshotState: Sendable {
         var pending: JournalSnapshot?
@@ -27,6 +30,7 @@ final class Journal: Sendable {
     private let queue = DispatchQueue(label: "switchyard.journal", qos: .utility)
     private let snapshots: Mutex<SnapshotState>
     private let flushing = Mutex<Task<Void, Never>?>(nil)
+    private let failed = Mutex<(@Sendable () -> Void)?>(nil)
 
     private init(layout: JournalLayout, writer: JournalWriter, snapshotSequence: UInt64?, log: LogSink) {
         self.layout = layout
@@ -55,32 +59,37 @@ final class Journal: Sendable {
             try FileSystem.remove(layout.directory + "/" + name)
         }
         let restored = try JournalRestore(layout: layout).restore(initialState: initialState, adopt: adopt, reduce: reduce)
+        var space = statvfs()
+        if statvfs(layout.directory, &space) == 0, Int(space.f_bavail) * Int(space.f_frsize) < minimumFreeBytes {
+            throw .system(path: layout.directory, operation: "start the journal in", reason:
+                "only \(ByteCount.text(Int(space.f_bavail) * Int(space.f_frsize))) is free on its file system and the journal needs \(ByteCount.text(minimumFreeBytes)) to start: No space left on device (ENOSPC, errno \(ENOSPC))")
+        }
         let writer = try JournalWriter(layout: layout, restored: restored, settings: settings)
         if restored.tornLength > 0, let newest = restored.newestSegment {
-            log.write(.warning, "journal: dropped a torn last line of \(restored.tornLength) bytes at the end of \(newest.segment.path) (an append cut short; it was never acknowledged)")
+            log.write(.warning, "journal: dropped a torn last line of \(restored.tornLength) bytes at byte \(newest.validLength) of \(newest.segment.path) (an append cut short after the last flush; it was never acknowledged as durable)")
         }
         return (Journal(layout: layout, writer: writer, snapshotSequence: restored.snapshotSequence, log: log), restored)
     }
 
-    /// Appends a reduced batch. Returns `false` when the journal failed (now or before); the
-    /// first failure is logged.
-    func append(_ actions: [BusAction]) -> Bool {
+    /// Appends a reduced batch. Returns the error when the journal failed (now or before), and
+    /// `nil` when the batch is written; the first failure is logged.
+    func append(_ actions: [BusAction]) -> JournalError? {
         let failedBefore = writer.failure != nil
         do {
             try writer.append(actions)
-            return true
+            return nil
         } catch {
-            if !failedBefore { log.write(.error, "journal: \(error); actions are no longer journaled") }
-            return false
+            if !failedBefore { log.write(.error, "journal: \(error); stopping the bus: no action is acknowledged unless it is on disk") }
+            return error
         }
     }
 
     /// Writes a snapshot in the background when the last append made one due; `state` is
     /// read only then, and must be the state after that append's last action.
     func snapshotIfDue(_ state: () -> JSON) {
-        guard let sequence = writer.takeSnapshotDue() else { return }
+        guard let due = writer.takeSnapshotDue() else { return }
         let schedule = snapshots.withLock { snapshots in
-            snapshots.pending = JournalSnapshot(sequence: sequence, state: state())
+            snapshots.pending = JournalSnapshot(sequence: due.sequence, state: state(), chain: due.chain)
             defer { snapshots.scheduled = true }
             return !snapshots.scheduled
         }
@@ -113,7 +122,7 @@ final class Journal: Sendable {
         let last = writer.lastSequence
         let latest = snapshots.withLock { $0.latest }
         if writer.failure == nil, last > 0, latest.map({ $0 < last }) ?? true {
-            write(JournalSnapshot(sequence: last, state: finalState))
+            write(JournalSnapshot(sequence: last, state: finalState, chain: writer.chain))
         }
         do {
             try writer.close()
@@ -129,11 +138,20 @@ final class Journal: Sendable {
                           fsync: writer.fsync, failure: writer.failure?.description)
     }
 
+    /// Calls `handler` once when a background flush fails, so the bus stops without waiting
+    /// for its next append to fail.
+    func onFailure(_ handler: @escaping @Sendable () -> Void) {
+        failed.withLock { $0 = handler }
+    }
+
     private func flushNow() {
+        let failedBefore = writer.failure != nil
         do {
             try writer.flush()
         } catch {
-            log.write(.error, "journal: \(error)")
+            guard !failedBefore else { return }
+            log.write(.error, "journal: \(error); stopping the bus: no action is acknowledged unless it is on disk")
+            failed.withLock { $0 }?()
         }
     }
 
@@ -162,6 +180,9 @@ final class Journal: Sendable {
                 writer.account(bytes: -size)
             }
         } catch {
+            // A snapshot is an optimisation: without it a restart replays more. Its temporary
+            // file goes, so a full disk is not made fuller.
+            try? FileSystem.remove(layout.snapshotPath(sequence: snapshot.sequence) + ".tmp")
             log.write(.error, "journal: snapshot at \(snapshot.sequence) not written: \(error)")
         }
     }

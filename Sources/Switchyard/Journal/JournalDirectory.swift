@@ -4,9 +4,11 @@
 /// tolerated). Compaction only removes files the running bus no longer reads or writes.
 public struct JournalDirectory: Sendable, Hashable {
     let layout: JournalLayout
+    let dataDirectory: String
 
     /// The journal of the bus whose data directory is `dataDirectory`.
     public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
         layout = JournalLayout(dataDirectory: dataDirectory)
     }
 
@@ -15,7 +17,7 @@ public struct JournalDirectory: Sendable, Hashable {
 
     /// Hands every journaled action to `body`, oldest first, stopping early when `body`
     /// returns `false`.
-    /// - Throws: ``JournalError`` at the first corrupt record, after handing over the actions
+    /// - Throws: ``JournalError`` at the first damaged record, after handing over the actions
     ///   before it.
     public func forEachAction(_ body: (BusAction) -> Bool) throws(JournalError) {
         try forEachAction(from: 0, body)
@@ -24,53 +26,60 @@ public struct JournalDirectory: Sendable, Hashable {
     /// Hands the journaled actions to `body` like ``forEachAction(_:)``, reading only the
     /// segments that may hold `firstSequence` or later (earlier actions in the first segment
     /// read are handed over too): for following a journal without reading it all again.
+    /// The segments read are checked as a whole, so reading continues after `body` stops.
     public func forEachAction(from firstSequence: UInt64, _ body: (BusAction) -> Bool) throws(JournalError) {
-        var segments = try layout.list().segments[...]
-        while segments.count > 1, segments[segments.startIndex + 1].firstSequence <= firstSequence { segments.removeFirst() }
-        var expectedFirst: UInt64?
-        for (index, segment) in zip(segments.indices, segments) {
-            if let expectedFirst, segment.firstSequence != expectedFirst {
-                throw .sequenceGap(file: segment.path, line: 1, offset: 0, expected: expectedFirst, found: segment.firstSequence)
-            }
-            var stopped = false
-            let summary = try SegmentScanner(segment: segment, isNewest: index == segments.endIndex - 1).scan(try FileSystem.read(segment.path)) { action throws(JournalError) in
-                guard !stopped else { return }
-                stopped = !body(action)
-            }
-            if stopped { return }
-            expectedFirst = (summary.lastSequence ?? segment.firstSequence &- 1) &+ 1
+        // The mark first: a running bus only moves it forward, onto segments listed after it.
+        let mark = try JournalMark.read(layout)
+        let segments = try layout.list().segments
+        var first = 0
+        while first + 1 < segments.count, segments[first + 1].firstSequence <= firstSequence { first += 1 }
+        var stopped = false
+        _ = try JournalWalk(layout: layout, segments: segments, snapshots: [:], mark: mark) { segment throws(JournalError) in
+            try FileSystem.read(segment.path)
+        }.walk(from: first, start: nil) { action in
+            guard !stopped else { return }
+            stopped = !body(action)
         }
     }
 
-    /// Reads every segment and snapshot and checks that the actions are whole and in sequence.
+    /// Reads every segment, snapshot and the durable mark and checks that the journal is one
+    /// unbroken, unchanged chain reaching the point the mark says was flushed.
     ///
     /// A gap between two segments is accepted only where a snapshot holds the missing
-    /// actions' effect (after a machine crash under a lax fsync policy).
-    /// - Throws: ``JournalError`` naming the file, line and byte offset of the first problem.
+    /// actions' effect (after a machine crash under `fsync: never`).
+    /// - Throws: ``JournalError`` naming the file, line and byte offset of the first problem;
+    ///   ``repair()`` moves it and everything after it aside.
     public func verify() throws(JournalError) -> JournalVerification {
+        let mark = try JournalMark.read(layout)
         let (segments, snapshots) = try layout.list()
-        let snapshotSequences = Set(try snapshots.map { snapshot throws(JournalError) in try JournalSnapshot.read(snapshot).sequence })
-        var report = JournalVerification(directory: path, snapshots: snapshots.map(\.sequence))
-        var expectedFirst: UInt64?
-        for (index, segment) in segments.enumerated() {
-            if let expectedFirst, segment.firstSequence != expectedFirst {
-                guard segment.firstSequence > expectedFirst, snapshotSequences.contains(segment.firstSequence - 1) else {
-                    throw .sequenceGap(file: segment.path, line: 1, offset: 0, expected: expectedFirst, found: segment.firstSequence)
-                }
-                report.coveredGaps.append(expectedFirst...(segment.firstSequence - 1))
-            }
-            let bytes = try FileSystem.read(segment.path)
-            report.bytes += bytes.count
-            let summary = try SegmentScanner(segment: segment, isNewest: index == segments.count - 1).scan(bytes) { _ throws(JournalError) in }
-            report.segments += 1
-            report.actions += summary.count
-            if summary.count > 0, report.firstSequence == nil { report.firstSequence = segment.firstSequence }
-            report.lastSequence = summary.lastSequence ?? report.lastSequence
-            report.tornLength = summary.tornLength
-            expectedFirst = (summary.lastSequence ?? segment.firstSequence &- 1) &+ 1
+        var chains: [UInt64: UInt32?] = [:]
+        for snapshot in snapshots {
+            let read = try JournalSnapshot.read(snapshot)
+            chains[read.sequence] = read.chain
         }
-        report.bytes += snapshots.reduce(0) { $0 + FileSystem.size($1.path) }
+        if let latest = snapshots.last, let first = segments.indices.first(where: { index in
+            index == segments.count - 1 || segments[index + 1].firstSequence > latest.sequence + 1
+        }), segments[first].firstSequence > latest.sequence + 1 {
+            throw .missingActions(after: latest.sequence, firstAvailable: segments[first].firstSequence)
+        }
+        let outcome = try walk(segments: segments, snapshots: chains, mark: mark) { _ in }
+        var report = JournalVerification(directory: path, snapshots: snapshots.map(\.sequence))
+        report.segments = outcome.segments
+        report.actions = outcome.actions
+        report.firstSequence = outcome.firstSequence
+        report.lastSequence = outcome.actions > 0 || outcome.lastSequence != nil ? outcome.lastSequence : nil
+        report.tornLength = outcome.newest?.summary.tornLength ?? 0
+        report.coveredGaps = outcome.coveredGaps
+        report.skipped = outcome.skipped
+        report.bytes = outcome.bytes + snapshots.reduce(0) { $0 + FileSystem.size($1.path) }
         return report
+    }
+
+    func walk(segments: [JournalLayout.Segment], snapshots: [UInt64: UInt32?], mark: JournalMark?,
+              _ body: (BusAction) throws(JournalError) -> Void) throws(JournalError) -> JournalWalk.Outcome {
+        try JournalWalk(layout: layout, segments: segments, snapshots: snapshots, mark: mark) { segment throws(JournalError) in
+            try FileSystem.read(segment.path)
+        }.walk(from: 0, start: nil, body)
     }
 
     /// Removes what the latest snapshot makes unnecessary for a restore: older snapshots and
@@ -115,6 +124,8 @@ public struct JournalVerification: Sendable, Hashable, CustomStringConvertible {
     public var tornLength = 0
     /// Ranges of actions missing from the segments whose effect a snapshot holds.
     public var coveredGaps: [ClosedRange<UInt64>] = []
+    /// Ranges of ids a repair skipped, so ids moved aside are never given out again.
+    public var skipped: [ClosedRange<UInt64>] = []
     /// The bytes of every segment and snapshot.
     public var bytes = 0
 
@@ -124,7 +135,10 @@ public struct JournalVerification: Sendable, Hashable, CustomStringConvertible {
         if let firstSequence, let lastSequence { text += " (\(firstSequence)-\(lastSequence))" }
         text += snapshots.isEmpty ? ", no snapshot" : ", snapshot\(snapshots.count == 1 ? "" : "s") at " + snapshots.map(String.init).joined(separator: ", ")
         text += ", \(ByteCount.text(bytes))"
-        if tornLength > 0 { text += "\nnote: a torn last line of \(tornLength) bytes ends the newest segment (an append cut short; the bus drops it on start)" }
+        if tornLength > 0 { text += "\nnote: a torn last line of \(tornLength) bytes ends the newest segment (an append cut short after the last flush, so never acknowledged as durable; the bus drops it on start)" }
+        for range in skipped {
+            text += "\nnote: ids \(range.lowerBound)-\(range.upperBound) were skipped after a repair moved actions aside; they are never given out again"
+        }
         for gap in coveredGaps {
             text += "\nnote: actions \(gap.lowerBound)-\(gap.upperBound) are missing from the segments; snapshot \(gap.upperBound) holds their effect"
         }

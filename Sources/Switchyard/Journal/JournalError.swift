@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why a journal or its data directory cannot be used.
 ///
 /// A corrupt journal is never skipped: the error names the file, the line and the byte offset
@@ -41,10 +43,19 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         JournalError(.corruptSnapshot(file: file, reason: reason))
     }
 
-    /// A system call failed on `path`.
+    /// A system call failed on `path`; the reason gives the system's words, the errno's name
+    /// and number (`No space left on device (ENOSPC, errno 28)`).
     static func system(path: String, operation: String, errno code: Int32) -> JournalError {
-        JournalError(.system(path: path, operation: operation, reason: SystemError.text(code)))
+        let name = errnoNames[code].map { "\($0), " } ?? ""
+        return JournalError(.system(path: path, operation: operation, reason: "\(SystemError.text(code)) (\(name)errno \(code))"))
     }
+
+    /// The names of the errors a journal's file operations meet, for log lines people search for.
+    private static let errnoNames: [Int32: String] = [
+        ENOSPC: "ENOSPC", EDQUOT: "EDQUOT", EIO: "EIO", EROFS: "EROFS", EACCES: "EACCES", EPERM: "EPERM",
+        ENOENT: "ENOENT", EEXIST: "EEXIST", EFBIG: "EFBIG", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR",
+        ELOOP: "ELOOP", EMFILE: "EMFILE", ENFILE: "ENFILE", EBADF: "EBADF", EINVAL: "EINVAL",
+    ]
 
     /// A system operation failed on `path` for a reason given in words.
     static func system(path: String, operation: String, reason: String) -> JournalError {
@@ -71,6 +82,16 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Where the damage is: the file and the byte offset of the first bad record (0 for a
+    /// whole file: a snapshot, a header, a missing segment); `nil` for other errors.
+    var damage: (file: String, offset: Int)? {
+        switch code {
+        case .corrupt(let file, _, let offset, _), .sequenceGap(let file, _, let offset, _, _): return (file, offset)
+        case .corruptSnapshot(let file, _): return (file, 0)
+        case .missingActions, .system, .inUse: return nil
+        }
+    }
+
     /// Whether another live bus holds the data directory.
     public var isInUse: Bool {
         if case .inUse = code { return true }
@@ -81,7 +102,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch code {
         case .corrupt(let file, let line, let offset, let reason):
-            return "journal is corrupt: \(file): line \(line) (byte \(offset)): \(reason)"
+            return "journal is corrupt: \(file): \(line > 0 ? "line \(line) (byte \(offset))" : "byte \(offset)"): \(reason)"
         case .sequenceGap(let file, let line, let offset, let expected, let found):
             return "journal is corrupt: \(file): line \(line) (byte \(offset)): expected sequence \(expected), found \(found)"
         case .missingActions(let after, let firstAvailable):

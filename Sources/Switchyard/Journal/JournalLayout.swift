@@ -3,8 +3,9 @@
 /// A journal is a directory of segments, `segment-<first sequence>.jsonl`, each holding the
 /// actions from its first sequence number up to the next segment's, and of snapshots,
 /// `snapshot-<sequence>.json`, each holding the bus state after that action. Numbers have 20
-/// digits so names sort in sequence order. Other names (such as a snapshot's `.tmp` file
-/// left by a crash) are ignored.
+/// digits so names sort in sequence order. `durable` is the durable mark (``JournalMark``);
+/// `damaged-*` directories hold what a repair moved aside. Other names (such as a snapshot's
+/// `.tmp` file left by a crash) are ignored.
 struct JournalLayout: Sendable, Hashable {
     /// The journal directory, `<dataDirectory>/journal`.
     let directory: String
@@ -32,6 +33,9 @@ struct JournalLayout: Sendable, Hashable {
     func segmentPath(firstSequence: UInt64) -> String {
         directory + "/segment-" + Self.digits(firstSequence) + ".jsonl"
     }
+
+    /// The durable mark, `durable` (``JournalMark``).
+    var markPath: String { directory + "/durable" }
 
     func snapshotPath(sequence: UInt64) -> String {
         directory + "/snapshot-" + Self.digits(sequence) + ".json"

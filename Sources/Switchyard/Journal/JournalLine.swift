@@ -1,13 +1,29 @@
 import Foundation
 
-/// One journaled action per line: the action's JSON object (``BusAction/json``), whose `id` is
-/// its sequence number, then a newline.
+/// One journaled action per line: a chained checksum (``JournalRecord``), the action's JSON
+/// object (``BusAction/json``), whose `id` is its sequence number, then a newline.
 enum JournalLine {
-    /// Appends `action` as one line, byte for byte what `action.json.serialized()` and a
-    /// newline would give, without building the intermediate object.
+    /// Appends `action` as one checksummed line continuing the chain at `chain`, which then
+    /// holds the line's checksum.
+    static func append(_ action: BusAction, chain: inout UInt32, to output: inout [UInt8]) {
+        chain = JournalRecord.append(to: &output, continuing: chain) { appendObject(action, to: &$0) }
+    }
+
+    /// Appends `action` as a line of version 1, without a checksum: byte for byte what
+    /// `action.json.serialized()` and a newline would give. Journals written before checksums
+    /// hold such lines; the scanner still reads them.
     static func append(_ action: BusAction, to output: inout [UInt8]) {
         appendObject(action, to: &output)
         output.append(UInt8(ascii: "\n"))
+    }
+
+    /// Whether the action's line would nest deeper than the journal reads back
+    /// (``JSONLimits/journalDepth``, of which the action object takes one level).
+    static func isTooDeep(_ action: BusAction) -> Bool {
+        switch action.payload {
+        case .array, .object: return JournalSnapshot.isDeeper(action.payload, than: JSONLimits.journalDepth - 1)
+        default: return false
+        }
     }
 
     /// Appends `action` as `action.json.serialized()` would, without a newline.
@@ -36,7 +52,7 @@ enum JournalLine {
     static func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<BusAction, DecodeError> {
         let value: JSON
         do {
-            value = try JSON(parsing: line)
+            value = try JSON(parsing: line, maximumDepth: JSONLimits.journalDepth)
         } catch {
             return .failure(DecodeError(description: "not a JSON object: \(error.reason) at column \(error.column)"))
         }

@@ -13,10 +13,20 @@ struct JournalRestore {
         var replayed = 0
         /// The newest segment and the length of its whole lines, where appending resumes.
         var newestSegment: (segment: JournalLayout.Segment, validLength: Int)?
-        /// The sequence number of the newest segment's last action, if it has one.
+        /// The sequence number the newest segment accounts for through, if any.
         var newestLastSequence: UInt64?
+        /// Whether the newest segment is of version 1 (no checksums), so appending starts a new one.
+        var newestIsLegacy = false
         /// The length of a torn last line in the newest segment; 0 when there is none.
         var tornLength = 0
+        /// The chain checksum at ``lastSequence``, which the next line continues.
+        var chain: UInt32 = 0
+        /// The durable mark, if the journal has one.
+        var mark: JournalMark?
+
+        /// The sequence number of the next action: after the last journaled one and after every
+        /// id ever given out (a repair that moved actions aside keeps their ids reserved).
+        var nextSequence: UInt64 { max(lastSequence, mark?.reserved ?? 0) + 1 }
     }
 
     let layout: JournalLayout
@@ -28,8 +38,9 @@ struct JournalRestore {
     ///   - adopt: Turns a snapshot's state into the starting state (the bus keeps only the
     ///     slices of plugins it still has and adds new ones).
     ///   - reduce: The bus reducer.
-    /// - Throws: ``JournalError`` for a corrupt snapshot or segment, a gap in the sequence, or
-    ///   missing actions after the snapshot.
+    /// - Throws: ``JournalError`` for a corrupt snapshot, segment or mark, a gap in the
+    ///   sequence or the chain, missing actions after the snapshot, or a journal that ends
+    ///   before the point its mark says was flushed.
     func restore(
         initialState: JSON,
         adopt: (JSON) -> JSON,
@@ -37,45 +48,46 @@ struct JournalRestore {
     ) throws(JournalError) -> Outcome {
         let (segments, snapshots) = try layout.list()
         var outcome = Outcome(state: initialState, lastSequence: 0)
+        outcome.mark = try JournalMark.read(layout)
+        var start: JournalWalk.Start?
+        var snapshotChains: [UInt64: UInt32?] = [:]
         if let latest = snapshots.last {
             let snapshot = try JournalSnapshot.read(latest)
             outcome.state = adopt(snapshot.state)
             outcome.snapshotSequence = snapshot.sequence
             outcome.lastSequence = snapshot.sequence
+            outcome.chain = snapshot.chain ?? 0
+            start = JournalWalk.Start(sequence: snapshot.sequence, chain: snapshot.chain)
+            snapshotChains[snapshot.sequence] = snapshot.chain
         }
         let base = outcome.lastSequence
         // A segment whose successor starts at or before base + 1 holds nothing to replay.
-        let relevant = segments.indices.filter { index in
+        let first = segments.indices.first { index in
             index == segments.count - 1 || segments[index + 1].firstSequence > base + 1
-        }
-        guard let first = relevant.first else { return outcome }
-        guard segments[first].firstSequence <= base + 1 else {
+        } ?? segments.count
+        if first < segments.count, segments[first].firstSequence > base + 1 {
             throw .missingActions(after: base, firstAvailable: segments[first].firstSequence)
         }
-        var expectedFirst: UInt64?
-        for index in relevant {
-            let segment = segments[index]
-            if let expectedFirst, segment.firstSequence != expectedFirst {
-                throw .sequenceGap(file: segment.path, line: 1, offset: 0, expected: expectedFirst, found: segment.firstSequence)
-            }
-            let isNewest = index == segments.count - 1
-            let bytes = try FileSystem.read(segment.path)
-            var state = outcome.state
-            var replayed = 0
-            let summary = try SegmentScanner(segment: segment, isNewest: isNewest).scan(bytes) { action throws(JournalError) in
-                guard action.id > base else { return }
-                reduce(&state, action)
-                replayed += 1
-            }
-            outcome.state = state
-            outcome.replayed += replayed
-            if let last = summary.lastSequence { outcome.lastSequence = max(outcome.lastSequence, last) }
-            expectedFirst = (summary.lastSequence ?? segment.firstSequence &- 1) &+ 1
-            if isNewest {
-                outcome.newestSegment = (segment, summary.validLength)
-                outcome.newestLastSequence = summary.lastSequence
-                outcome.tornLength = summary.tornLength
-            }
+        var state = outcome.state
+        var replayed = 0
+        let walk = try JournalWalk(layout: layout, segments: segments, snapshots: snapshotChains, mark: outcome.mark) { segment throws(JournalError) in
+            try FileSystem.read(segment.path)
+        }.walk(from: first, start: start) { action throws(JournalError) in
+            guard action.id > base else { return }
+            reduce(&state, action)
+            replayed += 1
+        }
+        outcome.state = state
+        outcome.replayed = replayed
+        if let last = walk.lastSequence, last >= outcome.lastSequence {
+            outcome.lastSequence = last
+            outcome.chain = walk.chain
+        }
+        if let newest = walk.newest {
+            outcome.newestSegment = (newest.segment, newest.summary.validLength)
+            outcome.newestLastSequence = newest.summary.end
+            outcome.newestIsLegacy = newest.summary.isLegacy
+            outcome.tornLength = newest.summary.tornLength
         }
         return outcome
     }

@@ -2,34 +2,50 @@ import Glibc
 import Synchronization
 
 /// Appends reduced batches to the newest segment: one `write` and, with the `always` policy,
-/// one `fdatasync` per batch.
+/// one `fdatasync` of the segment and one of the durable mark per batch.
 ///
-/// A new segment starts when the current one would grow past ``maximumSegmentBytes`` and
-/// right after an action that makes a snapshot due, so a restart reads only the segments
-/// after the latest snapshot. Segments are created on the first append that needs them and
-/// named after that append's first sequence number.
+/// A new segment starts when the current one would grow past ``maximumSegmentBytes``, right
+/// after an action that makes a snapshot due (so a restart reads only the segments after the
+/// latest snapshot), and when the newest segment predates checksums. Segments are created on
+/// the first append that needs them, named after that append's first sequence number, and
+/// begin with a header linking them to the journal before (``JournalSegmentHeader``). After
+/// every flush the durable mark records how far the journal is on disk (``JournalMark``).
+///
+/// A failed write or flush is final: the segment is cut back to its last whole batch (a
+/// failed batch is never left half on disk), and every later append fails with the same error.
 final class JournalWriter: Sendable {
     /// The largest a segment grows before the next batch starts a new one: 64 MiB.
     static let maximumSegmentBytes = 64 << 20
 
     private struct State: Sendable {
         var file: OpenFile?
+        var segmentFirst: UInt64 = 0
         var segmentBytes = 0
         var fsync: JournalSettings.Fsync
         var snapshotEvery: Int
         var sinceSnapshot = 0
         var rotateBeforeNextAppend = false
-        var snapshotDue: UInt64?
+        var snapshotDue: (sequence: UInt64, chain: UInt32)?
         var dirty = false
         var buffer: [UInt8] = []
         var lastSequence: UInt64
+        var chain: UInt32
+        var reserved: UInt64
         var totalBytes: Int
         var segments: Int
         var failure: JournalError?
     }
 
+    /// The durable mark's file and the last mark written, so an older position never
+    /// overwrites a newer one.
+    private struct MarkState: Sendable {
+        var file: OpenFile
+        var written: JournalMark?
+    }
+
     let layout: JournalLayout
     private let state: Mutex<State>
+    private let mark: Mutex<MarkState>
 
     /// Opens for appending after a restore: the newest segment is cut back to its whole
     /// lines (dropping a torn last line) and appended to.
@@ -37,6 +53,7 @@ final class JournalWriter: Sendable {
         self.layout = layout
         let (segments, snapshots) = try layout.list()
         var file: OpenFile?
+        var segmentFirst: UInt64 = 0
         var segmentBytes = 0
         var rotate = false
         if let (segment, validLength) = restored.newestSegment {
@@ -45,23 +62,34 @@ final class JournalWriter: Sendable {
                 try opened.truncate(to: validLength)
                 try opened.sync()
             }
-            file = opened
-            segmentBytes = validLength
+            if validLength > 0 {
+                file = opened
+                segmentFirst = segment.firstSequence
+                segmentBytes = validLength
+            }
             // After a machine crash under a lax policy a snapshot may be newer than the
-            // segment's end; the next action then starts a segment of its own.
-            rotate = restored.newestLastSequence != restored.lastSequence
+            // segment's end; the next action then starts a segment of its own, as it does
+            // after a segment without checksums.
+            rotate = restored.newestLastSequence != restored.lastSequence || restored.newestIsLegacy
         }
+        let markFile = try OpenFile(path: layout.markPath, flags: O_RDWR | O_CREAT)
+        if try markFile.size() < JournalMark.size {
+            // A fresh journal, or one from before marks: nothing is flushed with a header yet.
+            try JournalMark(first: 0, length: 0, sequence: 0, chain: 0, reserved: restored.nextSequence - 1).write(to: markFile, sync: true)
+            try FileSystem.syncDirectory(layout.directory)
+        }
+        mark = Mutex(MarkState(file: markFile, written: restored.mark))
         let totalBytes = segments.reduce(0) { $0 + FileSystem.size($1.path) } + snapshots.reduce(0) { $0 + FileSystem.size($1.path) }
         let sinceSnapshot = Int(clamping: restored.lastSequence - (restored.snapshotSequence ?? 0))
-        state = Mutex(State(file: file, segmentBytes: segmentBytes, fsync: settings.fsync,
+        state = Mutex(State(file: file, segmentFirst: segmentFirst, segmentBytes: segmentBytes, fsync: settings.fsync,
                             snapshotEvery: settings.snapshotEvery, sinceSnapshot: sinceSnapshot,
-                            rotateBeforeNextAppend: rotate,
-                            lastSequence: restored.lastSequence, totalBytes: totalBytes, segments: segments.count))
+                            rotateBeforeNextAppend: rotate, lastSequence: restored.lastSequence, chain: restored.chain,
+                            reserved: restored.nextSequence - 1, totalBytes: totalBytes, segments: segments.count))
     }
 
     /// Appends a reduced batch, whose ids continue the journal's sequence.
-    /// - Throws: ``JournalError`` when the write or flush fails; the journal then takes no
-    ///   more actions.
+    /// - Throws: ``JournalError`` when the write or flush fails, or an action is nested too
+    ///   deep to be read back; the journal then takes no more actions.
     func append(_ actions: [BusAction]) throws(JournalError) {
         guard let first = actions.first, let last = actions.last else { return }
         try state.withLock { (state: inout State) throws(JournalError) in
@@ -77,8 +105,15 @@ final class JournalWriter: Sendable {
 
     private func append(_ actions: [BusAction], first: UInt64, last: UInt64, to state: inout State) throws(JournalError) {
         state.buffer.removeAll(keepingCapacity: true)
-        for action in actions { JournalLine.append(action, to: &state.buffer) }
-        if let file = state.file, state.rotateBeforeNextAppend
+        var chain = state.chain
+        for action in actions {
+            if JournalLine.isTooDeep(action) {
+                throw .corrupt(file: layout.segmentPath(firstSequence: state.segmentFirst), line: 0, offset: state.segmentBytes,
+                               reason: "not written: action \(action.id) (\(action.type)) has a payload nested deeper than the \(JSONLimits.journalDepth - 1) levels the journal reads back")
+            }
+            JournalLine.append(action, chain: &chain, to: &state.buffer)
+        }
+        if let file = state.file, state.rotateBeforeNextAppend || first != state.lastSequence + 1
             || (state.segmentBytes > 0 && state.segmentBytes + state.buffer.count > Self.maximumSegmentBytes) {
             // A finished segment is flushed whatever the policy, so a snapshot, which is
             // flushed too, never runs ahead of the actions before it.
@@ -87,46 +122,97 @@ final class JournalWriter: Sendable {
             state.file = nil
         }
         state.rotateBeforeNextAppend = false
-        if state.file == nil {
-            let path = layout.segmentPath(firstSequence: first)
-            let existed = access(path, F_OK) == 0
-            state.file = try OpenFile(path: path, flags: O_WRONLY | O_CREAT | O_APPEND)
-            state.segmentBytes = try state.file!.size()
-            if !existed { state.segments += 1 }
-            if state.fsync != .never { try FileSystem.syncDirectory(layout.directory) }
+        if state.file == nil { try startSegment(first: first, state: &state) }
+        let file = state.file!
+        do throws(JournalError) {
+            try file.write(state.buffer)
+            if state.fsync == .always { try file.sync() }
+        } catch {
+            // Cutting back needs no space, so even a full disk keeps only whole, acknowledged batches.
+            try? file.truncate(to: state.segmentBytes)
+            throw error
         }
-        try state.file!.write(state.buffer)
-        if state.fsync == .always { try state.file!.sync() } else { state.dirty = true }
+        if state.fsync != .always { state.dirty = true }
         state.segmentBytes += state.buffer.count
         state.totalBytes += state.buffer.count
         state.lastSequence = last
+        state.reserved = max(state.reserved, last)
+        state.chain = chain
+        if state.fsync == .always { try writeMark(position(of: state), sync: true) }
         state.sinceSnapshot += actions.count
         if state.sinceSnapshot >= state.snapshotEvery {
             state.sinceSnapshot = 0
-            state.snapshotDue = last
+            state.snapshotDue = (last, chain)
             state.rotateBeforeNextAppend = true
         }
         // A burst can grow the buffer far beyond a usual batch; do not keep that memory.
         if state.buffer.capacity > 1 << 20 { state.buffer = [] }
     }
 
-    /// The sequence number of a snapshot that became due, handed out once.
-    func takeSnapshotDue() -> UInt64? {
+    /// Creates the segment for `first` with its header, flushed with its directory entry
+    /// (unless the policy is `never`), and moves the mark onto it.
+    private func startSegment(first: UInt64, state: inout State) throws(JournalError) {
+        let path = layout.segmentPath(firstSequence: first)
+        let existed = access(path, F_OK) == 0
+        let file = try OpenFile(path: path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        var header: [UInt8] = []
+        JournalSegmentHeader(first: first, after: state.lastSequence, previous: state.chain).append(to: &header)
+        try file.write(header)
+        let sync = state.fsync != .never
+        if sync {
+            try file.sync()
+            try FileSystem.syncDirectory(layout.directory)
+        }
+        state.file = file
+        state.segmentFirst = first
+        state.segmentBytes = header.count
+        state.totalBytes += header.count
+        if !existed { state.segments += 1 }
+        try writeMark(position(of: state), sync: sync)
+    }
+
+    private func position(of state: State) -> JournalMark {
+        JournalMark(first: state.segmentFirst, length: state.segmentBytes, sequence: state.lastSequence,
+                    chain: state.chain, reserved: state.reserved)
+    }
+
+    /// Writes `position` as the durable mark unless a newer one is already written.
+    private func writeMark(_ position: JournalMark, sync: Bool) throws(JournalError) {
+        guard position.first > 0 else { return }
+        try mark.withLock { (mark: inout MarkState) throws(JournalError) in
+            if let written = mark.written, (written.first, written.length) >= (position.first, position.length), written.first != 0 { return }
+            try position.write(to: mark.file, sync: sync)
+            mark.written = position
+        }
+    }
+
+    /// The sequence number (and chain checksum) of a snapshot that became due, handed out once.
+    func takeSnapshotDue() -> (sequence: UInt64, chain: UInt32)? {
         state.withLock { state in
             defer { state.snapshotDue = nil }
             return state.snapshotDue
         }
     }
 
-    /// Flushes appended data to the device, if any was written since the last flush. The
-    /// sync runs outside the lock, so appends go on meanwhile.
+    /// Flushes appended data to the device, if any was written since the last flush, then
+    /// records the flushed position in the durable mark. The sync runs outside the lock, so
+    /// appends go on meanwhile.
     func flush() throws(JournalError) {
-        let file: OpenFile? = state.withLock { state in
-            guard state.dirty else { return nil }
+        let pending: (OpenFile, JournalMark)? = state.withLock { state in
+            guard state.dirty, state.failure == nil, let file = state.file else { return nil }
             state.dirty = false
-            return state.file
+            return (file, position(of: state))
         }
-        try file?.sync()
+        guard let (file, position) = pending else { return }
+        do throws(JournalError) {
+            try file.sync()
+            try writeMark(position, sync: true)
+        } catch {
+            state.withLock { state in
+                if state.failure == nil { state.failure = error }
+            }
+            throw error
+        }
     }
 
     /// Applies new settings: the fsync policy and the snapshot interval take effect with the
@@ -151,19 +237,25 @@ final class JournalWriter: Sendable {
         }
     }
 
-    /// Flushes and closes the segment; later appends reopen it.
+    /// Flushes and closes the segment and records its end in the durable mark (flushed too,
+    /// unless the policy is `never`); later appends reopen it.
     func close() throws(JournalError) {
-        let file: OpenFile? = state.withLock { state in
+        let pending: (OpenFile, JournalMark, Bool)? = state.withLock { state in
             defer {
                 state.file = nil
                 state.dirty = false
             }
-            return state.failure == nil && state.fsync != .never ? state.file : nil
+            guard state.failure == nil, let file = state.file else { return nil }
+            return (file, position(of: state), state.fsync != .never)
         }
-        try file?.sync()
+        guard let (file, position, sync) = pending else { return }
+        if sync { try file.sync() }
+        try writeMark(position, sync: sync)
     }
 
     var lastSequence: UInt64 { state.withLock { $0.lastSequence } }
+    /// The chain checksum at ``lastSequence``.
+    var chain: UInt32 { state.withLock { $0.chain } }
     var fsync: JournalSettings.Fsync { state.withLock { $0.fsync } }
     var totalBytes: Int { state.withLock { $0.totalBytes } }
     var segments: Int { state.withLock { $0.segments } }

@@ -2,16 +2,19 @@ import SwitchyardStreams
 
 /// A selected part of a store's state: the current value first, then each change, with
 /// repeats dropped. Returned by ``Store/states(of:)``.
+///
+/// Each iterator is a subscription of its own, made when the iterator is made (not when the
+/// sequence is), so the sequence can be iterated any number of times, also at once.
 public struct SelectedStates<State: Sendable, Value: Equatable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
     public typealias Failure = Never
 
-    let base: Broadcast<State>.Subscription
+    let source: CurrentValue<State>
     let selector: @Sendable (State) -> Value
 
-    /// Creates the iterator; use the sequence from one task only.
+    /// Subscribes to the store's states and returns the iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), selector: selector)
+        Iterator(base: source.subscribe().makeAsyncIterator(), selector: selector)
     }
 
     /// Yields selected values that differ from the previous one.

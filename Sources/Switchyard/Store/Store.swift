@@ -21,15 +21,13 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
     @usableFromInline let inbox: StoreInbox<Action>
     @usableFromInline let stateValue: CurrentValue<State>
-    @usableFromInline let actionStream = Broadcast<Action>()
-    @usableFromInline let middlewareFeed = Broadcast<(State, Action)>()
+    @usableFromInline let fanout: ActionFanout<Action>
+    @usableFromInline let middleware: [Middleware<State, Action>]
+    @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Bool)?
     @usableFromInline let beforeDelivery: (@Sendable ([Action]) async -> Void)?
     @usableFromInline let counters = StoreCounters()
-    private let middlewareTasks: [Task<Void, Never>]
-    private let middlewareSubscriptions: [Broadcast<(State, Action)>.Subscription]
-
 
     /// Creates a store whose reducer changes the state in place.
     ///
@@ -76,7 +74,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        afterReduce: (@Sendable ([Action]) async -> Void)?,
+        afterReduce: (@Sendable ([Action]) async -> Bool)?,
         beforeDelivery: (@Sendable ([Action]) async -> Void)?
     ) {
         self.state = initialState
@@ -86,28 +84,15 @@ public final actor Store<State: Sendable, Action: Sendable> {
         self.hasMiddleware = !middleware.isEmpty
         self.afterReduce = afterReduce
         self.beforeDelivery = beforeDelivery
-        let feed = middlewareFeed
+        self.fanout = ActionFanout(log: options.log)
+        self.middleware = middleware
+        // The effect runners hold the inbox, not the store, so a store nobody references is
+        // freed; its deinit closes them, which cancels the effects in flight.
         let inbox = self.inbox
         let counters = self.counters
-        let onError = options.onMiddlewareError
-        let subscriptions = middleware.map { feed.subscribe(bufferSize: $0.bufferSize, overflow: .dropOldest) }
-        self.middlewareSubscriptions = subscriptions
-        // The middleware tasks hold the inbox, not the store, so a store nobody references is
-        // freed; its deinit finishes the feed, which ends these tasks.
-        self.middlewareTasks = zip(middleware, subscriptions).map { middleware, subscription in
-            Task {
-                let emit: @Sendable (Action) async -> Void = { action in
-                    _ = await Self.enqueue(action, into: inbox)
-                }
-                for await (state, action) in subscription {
-                    do {
-                        try await middleware.run(state, action, emit)
-                    } catch {
-                        counters.countMiddlewareFailure()
-                        onError(error)
-                    }
-                }
-            }
+        self.runners = middleware.map {
+            EffectRunner(name: $0.name, capacity: $0.bufferSize, overflow: $0.overflow, inbox: inbox,
+                         counters: counters, onError: options.onMiddlewareError, log: options.log)
         }
     }
 
@@ -128,8 +113,8 @@ public final actor Store<State: Sendable, Action: Sendable> {
 
     deinit {
         inbox.close()
-        middlewareFeed.finish()
-        actionStream.finish()
+        for runner in runners { runner.close() }
+        fanout.finish()
         stateValue.finish()
     }
 
@@ -152,7 +137,9 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// Returns `false` when the store is closed or the task was cancelled while waiting.
     @discardableResult
     public nonisolated func enqueue(_ action: Action) async -> Bool {
-        await Self.enqueue(action, into: inbox)
+        let inside = fanout.enterStore()
+        defer { fanout.leaveStore(inside) }
+        return await inbox.enqueue(action)
     }
 
     /// Enqueues `action`, waiting for room, and returns once it has been reduced and published
@@ -160,8 +147,14 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// cancelled while waiting for room.
     public nonisolated func dispatch(_ action: Action) async {
         let inbox = self.inbox
+        // A subscriber's task dispatching in reaction to an action: the drainer must not wait
+        // for that subscriber's room meanwhile, or each would wait for the other.
+        let inside = fanout.enterStore()
         let id = inbox.makeWaiterID()
-        defer { inbox.forgetWaiter(id) }
+        defer {
+            inbox.forgetWaiter(id)
+            fanout.leaveStore(inside)
+        }
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (reduced: UnsafeContinuation<Void, Never>) in
                 switch inbox.submit(.init(action: action, reduced: reduced), waiterID: id, admitted: nil) {
@@ -196,11 +189,12 @@ public final actor Store<State: Sendable, Action: Sendable> {
     }
 
     /// The selected part of the state, first its current value, then each change (repeats
-    /// are dropped). Coalesces for slow consumers like ``states``.
+    /// are dropped). Coalesces for slow consumers like ``states``. Each iterator of the result
+    /// is a subscription of its own, made when the iterator is.
     public nonisolated func states<Value: Equatable & Sendable>(
         of selector: @escaping @Sendable (State) -> Value
     ) -> SelectedStates<State, Value> {
-        SelectedStates(base: stateValue.subscribe(), selector: selector)
+        SelectedStates(source: stateValue, selector: selector)
     }
 
     /// The state at `keyPath`, first its current value, then each change (repeats dropped).
@@ -210,19 +204,32 @@ public final actor Store<State: Sendable, Action: Sendable> {
         states(of: { $0[keyPath: keyPath] })
     }
 
-    /// Every reduced action, in reduction order, from now on. The subscription buffers
-    /// `bufferSize` actions (default 1024) and applies `overflow` when its consumer falls
-    /// behind; the default, ``OverflowPolicy/suspendProducer``, loses nothing but makes the
-    /// store wait for this consumer.
+    /// Every reduced action, in reduction order, from now on: the subscription is registered
+    /// when this returns, so nothing sent afterwards is missed.
+    ///
+    /// - Parameters:
+    ///   - name: Names the subscriber in log lines and ``StoreStatistics/subscribers``.
+    ///     Default: the file and line of the call.
+    ///   - bufferSize: Actions it may fall behind by before `overflow` applies. Default 1024.
+    ///   - overflow: The default, ``OverflowPolicy/suspendProducer``, loses nothing: the store
+    ///     waits for this subscriber (logged once per episode, counted in its `stalls`), except
+    ///     while the subscriber's own task is inside ``dispatch(_:)`` or ``enqueue(_:)`` of this
+    ///     store — reacting to an action by dispatching never deadlocks. `.dropOldest`,
+    ///     `.dropNewest` and `.latest` never hold the store up; drops are counted and logged once
+    ///     per episode.
     public nonisolated func actions(
+        name: String? = nil,
         bufferSize: Int = 1024,
-        overflow: OverflowPolicy = .suspendProducer
-    ) -> Broadcast<Action>.Subscription {
-        actionStream.subscribe(bufferSize: bufferSize, overflow: overflow)
+        overflow: OverflowPolicy = .suspendProducer,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> StoreActions<Action> {
+        fanout.subscribe(name: name ?? "\(fileID):\(line)", bufferSize: bufferSize, overflow: overflow)
     }
 
-    /// Every reduced action, in order, from now on, losing none (see ``actions(bufferSize:overflow:)``).
-    public nonisolated var actions: Broadcast<Action>.Subscription { actions() }
+    /// Every reduced action, in order, from now on, losing none (see
+    /// ``actions(name:bufferSize:overflow:fileID:line:)``); named `actions` in log lines.
+    public nonisolated var actions: StoreActions<Action> { actions(name: "actions") }
 
     /// Counters of what the store did so far.
     public nonisolated var statistics: StoreStatistics {
@@ -231,8 +238,14 @@ public final actor Store<State: Sendable, Action: Sendable> {
             reduced: counts.reduced,
             rejected: inbox.rejected,
             queued: inbox.count,
-            middlewareDrops: middlewareSubscriptions.reduce(0) { $0 + $1.droppedCount },
-            middlewareFailures: counts.middlewareFailures
+            middlewareDrops: counts.middlewareDrops,
+            middlewareFailures: counts.middlewareFailures,
+            effectsStarted: counts.effectsStarted,
+            effectsInFlight: Int(counts.effectsStarted &- counts.effectsFinished),
+            effectsCancelled: counts.effectsCancelled,
+            effectsIgnored: counts.effectsIgnored,
+            effectOutputsDiscarded: counts.effectOutputsDiscarded,
+            subscribers: fanout.statistics
         )
     }
 
@@ -240,26 +253,6 @@ public final actor Store<State: Sendable, Action: Sendable> {
     nonisolated var nextSequence: UInt64 { inbox.nextSequence }
 
     // MARK: Reducing
-
-    private static func enqueue(_ action: Action, into inbox: StoreInbox<Action>) async -> Bool {
-        let id = inbox.makeWaiterID()
-        defer { inbox.forgetWaiter(id) }
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (admitted: UnsafeContinuation<Bool, Never>) in
-                switch inbox.submit(.init(action: action, reduced: nil), waiterID: id, admitted: admitted) {
-                case .accepted(let wake):
-                    wake?.resume(returning: true)
-                    admitted.resume(returning: true)
-                case .parked:
-                    break
-                case .refused:
-                    admitted.resume(returning: false)
-                }
-            }
-        } onCancel: {
-            inbox.cancelWaiter(id)
-        }
-    }
 
     @inlinable
     func drain() async {
@@ -269,24 +262,45 @@ public final actor Store<State: Sendable, Action: Sendable> {
             actions.removeAll(keepingCapacity: true)
             actions.reserveCapacity(batch.count)
             for entry in batch {
+                // An action a cancelled effect emitted: the cancellation came first, so it
+                // must not land (a stale result after the search that replaced it).
+                if let token = entry.token, token.isCancelled {
+                    counters.countEffectOutputDiscarded()
+                    continue
+                }
                 reducer(&state, entry.action)
                 actions.append(entry.action)
-                if hasMiddleware { middlewareFeed.send((state, entry.action)) }
+                if hasMiddleware { runEffects(for: entry.action) }
             }
-            counters.countReduced(batch.count)
-            if let afterReduce { await afterReduce(actions) }
+            counters.countReduced(actions.count)
+            // A batch the hook refuses (the journal could not write it) is never published:
+            // nobody sees an action that is not durable. Its dispatchers still return.
+            if let afterReduce, await !afterReduce(actions) {
+                for entry in batch { entry.reduced?.resume() }
+                spare = batch
+                continue
+            }
             stateValue.send(state)
             if let beforeDelivery { await beforeDelivery(actions) }
-            await actionStream.deliver(contentsOf: actions)
+            await fanout.deliver(actions)
             for entry in batch { entry.reduced?.resume() }
             spare = batch
         }
     }
 
+    /// Hands the action just reduced to every middleware, with the state after it; their
+    /// cancellations take effect before the next action is reduced.
+    @usableFromInline
+    func runEffects(for action: Action) {
+        for (middleware, runner) in zip(middleware, runners) {
+            runner.apply(middleware.effects(state, action))
+        }
+    }
+
     @usableFromInline
     func finishStreams() {
-        middlewareFeed.finish()
-        actionStream.finish()
+        for runner in runners { runner.close() }
+        fanout.finish()
         stateValue.finish()
     }
 }
@@ -294,18 +308,36 @@ public final actor Store<State: Sendable, Action: Sendable> {
 /// The store's counters, readable from any task.
 @usableFromInline
 final class StoreCounters: Sendable {
-    @usableFromInline let counts = Mutex((reduced: UInt64(0), middlewareFailures: UInt64(0)))
+    @usableFromInline
+    struct Counts: Sendable {
+        @inlinable init() {}
+        @usableFromInline var reduced: UInt64 = 0
+        @usableFromInline var middlewareFailures: UInt64 = 0
+        @usableFromInline var middlewareDrops = 0
+        @usableFromInline var effectsStarted: UInt64 = 0
+        @usableFromInline var effectsCancelled: UInt64 = 0
+        @usableFromInline var effectsFinished: UInt64 = 0
+        @usableFromInline var effectsIgnored: UInt64 = 0
+        @usableFromInline var effectOutputsDiscarded: UInt64 = 0
+    }
+
+    @usableFromInline let counts = Mutex(Counts())
 
     @usableFromInline init() {}
 
-    var snapshot: (reduced: UInt64, middlewareFailures: UInt64) { counts.withLock { $0 } }
+    var snapshot: Counts { counts.withLock { $0 } }
 
     @inlinable
     func countReduced(_ count: Int) {
         counts.withLock { $0.reduced &+= UInt64(count) }
     }
 
-    func countMiddlewareFailure() {
-        counts.withLock { $0.middlewareFailures &+= 1 }
-    }
+    func countMiddlewareFailure() { counts.withLock { $0.middlewareFailures &+= 1 } }
+    func countMiddlewareDrop() { counts.withLock { $0.middlewareDrops &+= 1 } }
+    func countEffectStarted() { counts.withLock { $0.effectsStarted &+= 1 } }
+    func countEffectFinished() { counts.withLock { $0.effectsFinished &+= 1 } }
+    func countEffectCancelled(_ count: Int = 1) { counts.withLock { $0.effectsCancelled &+= UInt64(count) } }
+    func countEffectsIgnored() { counts.withLock { $0.effectsIgnored &+= 1 } }
+    @usableFromInline
+    func countEffectOutputDiscarded() { counts.withLock { $0.effectOutputsDiscarded &+= 1 } }
 }

@@ -17,11 +17,15 @@ final class StoreInbox<Action: Sendable>: Sendable {
         @usableFromInline var action: Action
         /// Resumed once the action has been reduced (or refused, for a closing store).
         @usableFromInline var reduced: UnsafeContinuation<Void, Never>?
+        /// The effect that emitted the action: if it is cancelled before the action is reduced,
+        /// the action is discarded (a cancelled effect's late output never lands).
+        @usableFromInline var token: EffectToken?
 
         @inlinable
-        init(action: Action, reduced: UnsafeContinuation<Void, Never>?) {
+        init(action: Action, reduced: UnsafeContinuation<Void, Never>?, token: EffectToken? = nil) {
             self.action = action
             self.reduced = reduced
+            self.token = token
         }
     }
 
@@ -37,6 +41,13 @@ final class StoreInbox<Action: Sendable>: Sendable {
     struct State: Sendable {
         @usableFromInline var queue: [Entry] = []
         @usableFromInline var waiters: [Waiter] = []
+        /// Effects' emissions waiting for room: admitted before `waiters`, and even while
+        /// paused, so effects can always finish and release the pause.
+        @usableFromInline var priorityWaiters: [Waiter] = []
+        /// How many middleware have more effects waiting than they may buffer; while any do,
+        /// senders from outside wait (or are refused) until effects catch up.
+        @usableFromInline var pauses = 0
+        @usableFromInline var paused: Bool { pauses > 0 }
         @usableFromInline var parkedDrainer: UnsafeContinuation<Bool, Never>?
         @usableFromInline var closed = false
         @usableFromInline var nextSequence: UInt64
@@ -82,7 +93,8 @@ final class StoreInbox<Action: Sendable>: Sendable {
     @inlinable
     func append(_ action: Action) -> SubmitResult {
         state.withLock { state in
-            guard !state.closed, state.queue.count < capacity, state.waiters.isEmpty else {
+            guard !state.closed, !state.paused, state.queue.count < capacity, state.waiters.isEmpty,
+                  state.priorityWaiters.isEmpty else {
                 state.rejected &+= 1
                 return .refused
             }
@@ -100,19 +112,38 @@ final class StoreInbox<Action: Sendable>: Sendable {
     }
 
     /// Appends, or parks the entry until the drainer frees room. A sender cancelled before it
-    /// got room is refused.
+    /// got room is refused. A `priority` entry (an effect's emission) ignores the pause and
+    /// goes before other waiting senders.
     @usableFromInline
-    func submit(_ entry: Entry, waiterID: UInt64, admitted: UnsafeContinuation<Bool, Never>?) -> SubmitResult {
+    func submit(
+        _ entry: Entry, waiterID: UInt64, admitted: UnsafeContinuation<Bool, Never>?, priority: Bool = false
+    ) -> SubmitResult {
         state.withLock { state in
             guard !state.closed else { return .refused }
-            if state.queue.count < capacity, state.waiters.isEmpty {
+            let open = priority || (!state.paused && state.waiters.isEmpty)
+            if open, state.queue.count < capacity, state.priorityWaiters.isEmpty {
                 admit(entry, into: &state)
                 return .accepted(wake: takeParkedDrainer(&state))
             }
             guard !state.cancelledWaiters.contains(waiterID) else { return .refused }
-            state.waiters.append(Waiter(id: waiterID, entry: entry, admitted: admitted))
+            let waiter = Waiter(id: waiterID, entry: entry, admitted: admitted)
+            if priority { state.priorityWaiters.append(waiter) } else { state.waiters.append(waiter) }
             return .parked
         }
+    }
+
+    /// Pauses (`+1`) or resumes (`-1`) admission of senders from outside; the last resume
+    /// admits waiting senders into the room there is and wakes the drainer for them.
+    func changePauses(by delta: Int) {
+        var admitted: [UnsafeContinuation<Bool, Never>] = []
+        let drainer: UnsafeContinuation<Bool, Never>? = state.withLock { state in
+            state.pauses += delta
+            guard !state.paused else { return nil }
+            admitWaiters(into: &state, continuations: &admitted)
+            return state.queue.isEmpty ? nil : takeParkedDrainer(&state)
+        }
+        for continuation in admitted { continuation.resume(returning: true) }
+        drainer?.resume(returning: true)
     }
 
     /// Releases a parked sender whose task was cancelled; remembers the id when it has not
@@ -122,6 +153,9 @@ final class StoreInbox<Action: Sendable>: Sendable {
         let waiter: Waiter? = state.withLock { state in
             if let index = state.waiters.firstIndex(where: { $0.id == id }) {
                 return state.waiters.remove(at: index)
+            }
+            if let index = state.priorityWaiters.firstIndex(where: { $0.id == id }) {
+                return state.priorityWaiters.remove(at: index)
             }
             state.cancelledWaiters.insert(id)
             return nil
@@ -161,13 +195,8 @@ final class StoreInbox<Action: Sendable>: Sendable {
         let found: Bool = state.withLock { state in
             guard !state.queue.isEmpty else { return false }
             swap(&state.queue, &spare)
-            if !state.waiters.isEmpty {
-                let room = min(capacity, state.waiters.count)
-                for waiter in state.waiters.prefix(room) {
-                    admit(waiter.entry, into: &state)
-                    if let continuation = waiter.admitted { admitted.append(continuation) }
-                }
-                state.waiters.removeFirst(room)
+            if !state.waiters.isEmpty || !state.priorityWaiters.isEmpty {
+                admitWaiters(into: &state, continuations: &admitted)
             }
             return true
         }
@@ -183,14 +212,40 @@ final class StoreInbox<Action: Sendable>: Sendable {
     func close() {
         let (waiters, drainer) = state.withLock { state in
             state.closed = true
-            defer { state.waiters.removeAll() }
-            return (state.waiters, takeParkedDrainer(&state))
+            defer { state.waiters.removeAll(); state.priorityWaiters.removeAll() }
+            return (state.priorityWaiters + state.waiters, takeParkedDrainer(&state))
         }
         for waiter in waiters {
             waiter.admitted?.resume(returning: false)
             waiter.entry.reduced?.resume()
         }
         drainer?.resume(returning: false)
+    }
+
+    /// Moves waiting senders into the queue's free room: effects' emissions first, then, unless
+    /// paused, the others, each list in arrival order.
+    @usableFromInline
+    func admitWaiters(into state: inout State, continuations: inout [UnsafeContinuation<Bool, Never>]) {
+        var room = capacity - state.queue.count
+        var taken = 0
+        while taken < state.priorityWaiters.count, room > 0 {
+            let waiter = state.priorityWaiters[taken]
+            admit(waiter.entry, into: &state)
+            if let continuation = waiter.admitted { continuations.append(continuation) }
+            taken += 1
+            room -= 1
+        }
+        state.priorityWaiters.removeFirst(taken)
+        guard !state.paused else { return }
+        taken = 0
+        while taken < state.waiters.count, room > 0 {
+            let waiter = state.waiters[taken]
+            admit(waiter.entry, into: &state)
+            if let continuation = waiter.admitted { continuations.append(continuation) }
+            taken += 1
+            room -= 1
+        }
+        state.waiters.removeFirst(taken)
     }
 
     @inlinable
@@ -205,5 +260,36 @@ final class StoreInbox<Action: Sendable>: Sendable {
     func takeParkedDrainer(_ state: inout State) -> UnsafeContinuation<Bool, Never>? {
         defer { state.parkedDrainer = nil }
         return state.parkedDrainer
+    }
+}
+
+extension StoreInbox {
+    /// Enqueues `action`, waiting for room, without waiting for it to be reduced. A `token`
+    /// marks an effect's emission: it goes before senders from outside and ignores the pause.
+    /// Returns `false` when the inbox is closed or the task was cancelled while waiting.
+    func enqueue(_ action: Action, token: EffectToken? = nil) async -> Bool {
+        let id = makeWaiterID()
+        defer { forgetWaiter(id) }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (admitted: UnsafeContinuation<Bool, Never>) in
+                let entry = Entry(action: action, reduced: nil, token: token)
+                switch submit(entry, waiterID: id, admitted: admitted, priority: token != nil) {
+                case .accepted(let wake):
+                    wake?.resume(returning: true)
+                    admitted.resume(returning: true)
+                case .parked:
+                    break
+                case .refused:
+                    admitted.resume(returning: false)
+                }
+            }
+        } onCancel: {
+            cancelWaiter(id)
+        }
+    }
+
+    /// An effect's emission (see ``enqueue(_:token:)``).
+    func enqueueEmission(_ action: Action, token: EffectToken) async -> Bool {
+        await enqueue(action, token: token)
     }
 }

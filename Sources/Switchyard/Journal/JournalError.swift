@@ -88,7 +88,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .corrupt(let file, _, let offset, _), .sequenceGap(let file, _, let offset, _, _): return (file, offset)
         case .corruptSnapshot(let file, _): return (file, 0)
-        case .missingActions, .system, .inUse: return nil
+        case .missingActions, .system, .inUse, .slicesChanged: return nil
         }
     }
 

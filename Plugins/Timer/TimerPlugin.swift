@@ -2,9 +2,10 @@ import Switchyard
 
 /// Emits an action every `interval` seconds: for polling other plugins and for demos.
 ///
-/// Ticks are scheduled against the start time (tick n at start + n × interval), so they do not
-/// drift however long dispatching takes. Without a `payload` setting each action carries
-/// `{"tick": n}`, counting from 1. With `count`, `run` returns after that many ticks.
+/// Ticks are scheduled against the start time (tick n at start + n × interval, or at start +
+/// (n − 1) × interval with `fireAtStart`), so they do not drift however long dispatching takes.
+/// Without a `payload` setting each action carries `{"tick": n}`, counting from 1. With
+/// `count`, `run` returns after that many ticks.
 public struct TimerPlugin: Plugin {
     public static let kind = "timer"
     public static let summary = "Emits an action every `interval` seconds (polling, heartbeats, demos)."
@@ -13,6 +14,7 @@ public struct TimerPlugin: Plugin {
         SettingDescription("type", "action type", default: "\"NAME/tick\"", "The type of the emitted actions."),
         SettingDescription("payload", "any JSON", default: "{\"tick\": n}", "The payload of every action."),
         SettingDescription("count", "integer ≥ 1", default: "unlimited", "Stop after this many actions."),
+        SettingDescription("fireAtStart", "boolean", default: "false", "Emit the first action when the plugin starts, not one interval later."),
     ]
 
     /// The time between two actions.
@@ -23,6 +25,8 @@ public struct TimerPlugin: Plugin {
     public let payload: JSON?
     /// How many actions to emit before returning; `nil` for no limit.
     public let count: Int?
+    /// Whether the first action is emitted at start rather than after one interval.
+    public let fireAtStart: Bool
 
     public init(name: String, settings: PluginSettings) throws {
         interval = settings.seconds("interval", default: .seconds(1), range: 0.001...86_400 * 365)
@@ -33,6 +37,7 @@ public struct TimerPlugin: Plugin {
         self.type = type
         payload = settings.json("payload")
         count = settings.int("count", range: 1...Int.max)
+        fireAtStart = settings.bool("fireAtStart", default: false)
         try settings.finish()
     }
 
@@ -45,7 +50,7 @@ public struct TimerPlugin: Plugin {
         var tick = 0
         while count.map({ tick < $0 }) ?? true {
             tick += 1
-            try await clock.sleep(until: start.advanced(by: interval * tick), tolerance: nil)
+            try await clock.sleep(until: start.advanced(by: interval * (fireAtStart ? tick - 1 : tick)), tolerance: nil)
             await context.dispatch(type, payload: payload ?? ["tick": .integer(Int64(tick))])
         }
     }

@@ -10,6 +10,7 @@ extension AsyncSequence where Element: Equatable & Sendable {
     /// ```swift
     /// for await tilt in tilts.removeDuplicates() { show(tilt) }   // .flat, .flat, .up → .flat, .up
     /// ```
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> {
         AsyncRemoveDuplicatesSequence(self) { $0 == $1 }
     }
@@ -27,6 +28,7 @@ extension AsyncSequence {
     /// ```swift
     /// let moves = positions.removeDuplicates { abs($0.x - $1.x) < 0.5 }
     /// ```
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func removeDuplicates(
         by areDuplicates: @escaping @Sendable (Element, Element) -> Bool
     ) -> AsyncRemoveDuplicatesSequence<Self> {
@@ -43,6 +45,7 @@ extension AsyncSequence {
     /// ```swift
     /// let cityChanges = locations.removeDuplicates(by: \.city)
     /// ```
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func removeDuplicates<Value: Equatable & Sendable>(
         by keyPath: KeyPath<Element, Value> & Sendable
     ) -> AsyncRemoveDuplicatesSequence<Self> {

@@ -1,3 +1,5 @@
+import Switchyard
+
 /// Every command of the `switchyard` program, declared once. The parser, `--help`, error
 /// usage lines, shell completions and the README's command reference all come from here.
 ///
@@ -38,9 +40,16 @@ enum CommandTable {
             """,
         positionals: [PositionalSpec("CONFIG", optional: true, help: "the plugin set (default \(defaultConfiguration))",
                                      completion: .file(extension: "json"))],
-        options: [.flag("accept-slice-changes", help: "restore a journal written by a bus with other state slices (once, after changing the plugins)")],
+        options: [
+            .flag("accept-slice-changes", help: "restore a journal written by a bus with other state slices (once, after changing the plugins)"),
+            .value("log-level", "LEVEL", help: "trace, debug, info, warning or error (default: bus.logLevel, else info)",
+                   completion: .words(LogSink.Level.allCases.map(\.rawValue))),
+            .value("log-format", "FORMAT", help: "text (default) or json: one object a line with level, time, message, plugin, metadata",
+                   completion: .words(LogSink.Format.allCases.map(\.rawValue))),
+        ],
         examples: [
             .init("switchyard run", "the offline demo, Config/default.json"),
+            .init("switchyard run Config/tracker.json --log-format json --log-level debug", "structured logs for journald or Loki"),
             .init("switchyard run Config/gpsd.json", "positions from a gpsd on 127.0.0.1:2947"),
         ])
 

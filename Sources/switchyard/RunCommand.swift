@@ -4,12 +4,49 @@ import Foundation
 import Switchyard
 import ExecPlugin
 
-/// `switchyard run [CONFIG]`: runs the bus until SIGTERM or SIGINT.
+/// `switchyard run [CONFIG] [--log-level LEVEL] [--log-format FORMAT]`: runs the bus until
+/// SIGTERM or SIGINT.
 struct RunCommand {
     let path: String
     let signals: SignalListener
     /// Restore a journal written with other state slices instead of refusing it.
     var acceptsSliceChanges = false
+    /// `--log-level`; when `nil`, the configuration's `bus.logLevel` (default info).
+    var logLevel: LogSink.Level?
+    var logFormat: LogSink.Format = .text
+
+    /// The run command of a parsed command line.
+    /// - Throws: ``UsageError`` for an unknown level or format.
+    init(_ parsed: ParsedArguments, signals: SignalListener) throws(UsageError) {
+        path = parsed[positional: "CONFIG"] ?? SwitchyardCommand.defaultConfiguration
+        self.signals = signals
+        acceptsSliceChanges = parsed.flag("accept-slice-changes")
+        if let text = parsed.value("log-level") {
+            guard let level = LogSink.Level(rawValue: text) else {
+                throw UsageError("--log-level expects \(LogSink.Level.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"", path: parsed.path)
+            }
+            logLevel = level
+        }
+        if let text = parsed.value("log-format") {
+            guard let format = LogSink.Format(rawValue: text) else {
+                throw UsageError("--log-format expects text or json, got \"\(text)\"", path: parsed.path)
+            }
+            logFormat = format
+        }
+    }
+
+    /// The log for `settings`: lines from `--log-level` or `bus.logLevel` up. Text lines carry
+    /// their time unless journald reads them (`JOURNAL_STREAM`), which stamps every line itself.
+    private func log(_ settings: BusSettings?, environment: [String: String]) -> LogSink {
+        LogSink(minimumLevel: logLevel ?? settings?.logLevel ?? .info, format: logFormat,
+                timestamps: environment["JOURNAL_STREAM"] == nil)
+    }
+
+    /// Reports a problem found before the bus runs: as it is in text (a configuration's
+    /// problems are one a line, for people), as one JSON line in the JSON format.
+    private func report(_ text: String, in log: LogSink) {
+        if log.format == .text { Output.error(text) } else { log.write(.error, text) }
+    }
 
     func run() async -> ExitStatus {
         let registry = BuiltInPlugins.registry
@@ -18,26 +55,27 @@ struct RunCommand {
         do {
             configuration = try BusConfiguration.load(contentsOf: path, environment: environment, registry: registry)
         } catch {
-            Output.error(error.description)
+            report(error.description, in: log(nil, environment: environment))
             return .invalidConfiguration
         }
+        let log = log(configuration.bus, environment: environment)
         let bus: Bus
         do {
-            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(acceptsSliceChanges: acceptsSliceChanges))
+            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(acceptsSliceChanges: acceptsSliceChanges), log: log)
         } catch let error as ConfigurationError {
-            Output.error(error.description)
+            report(error.description, in: log)
             return .invalidConfiguration
         } catch let error as JournalError where error.isCorruption {
-            Output.error("switchyard: error: \(error)\nThe bus does not start on a damaged journal. Inspect it with "
+            log.write(.error, "\(error)\nThe bus does not start on a damaged journal. Inspect it with "
                 + "`switchyard journal verify --config \(path)`; `switchyard journal verify --repair --config \(path)` keeps "
                 + "everything before the damage and moves the rest aside (nothing is deleted).")
             return .failure
         } catch {
-            Output.error("switchyard: error: \(error)")
+            log.write(.error, "\(error)")
             return .failure
         }
         let notifier = SystemdNotifier(environment: environment)
-        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry, notifier: notifier)
+        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry, log: log, notifier: notifier)
         signals.setHandler { signal in reactions.handle(signal) }
         defer { signals.removeHandler() }
         let readiness = Task {
@@ -49,7 +87,7 @@ struct RunCommand {
         do {
             try await bus.run()
         } catch {
-            Output.error("switchyard: error: \(error)")
+            log.write(.error, "\(error)")
             return .failure
         }
         return .success
@@ -61,12 +99,14 @@ final class SignalReactions: Sendable {
     private let bus: Bus
     private let configurationPath: String
     private let registry: PluginRegistry
+    private let log: LogSink
     private let notifier: SystemdNotifier
     private let stopSignals = StopSignalCount()
     private let reloads = SerialTasks()
 
-    init(bus: Bus, configurationPath: String, registry: PluginRegistry, notifier: SystemdNotifier) {
+    init(bus: Bus, configurationPath: String, registry: PluginRegistry, log: LogSink, notifier: SystemdNotifier) {
         self.bus = bus
+        self.log = log
         self.configurationPath = configurationPath
         self.registry = registry
         self.notifier = notifier
@@ -84,10 +124,10 @@ final class SignalReactions: Sendable {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         guard count == 1 else {
             let children = ExecChildren.killAll()
-            Output.error("switchyard: \(name) again: exiting at once" + (children > 0 ? " (killed \(children) child process group\(children == 1 ? "" : "s"))" : ""))
+            log.write(.warning, "\(name) again: exiting at once" + (children > 0 ? " (killed \(children) child process group\(children == 1 ? "" : "s"))" : ""))
             exit(ExitStatus.failure.rawValue)
         }
-        Output.error("switchyard: info: \(name): stopping")
+        log.write(.info, "\(name): stopping")
         notifier.stopping()
         bus.stop()
         // The bus stops its plugins within the stop timeout; this is the backstop should
@@ -95,7 +135,7 @@ final class SignalReactions: Sendable {
         let backstop = bus.configuration.bus.stopTimeout + .seconds(5)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(backstop.components.seconds * 1000))) {
             ExecChildren.killAll()
-            Output.error("switchyard: error: did not stop within \(backstop); exiting")
+            self.log.write(.error, "did not stop within \(backstop); exiting")
             exit(ExitStatus.failure.rawValue)
         }
     }
@@ -106,20 +146,20 @@ final class SignalReactions: Sendable {
     /// systemd hears `RELOADING=1` at once and `READY=1` when the reload is done or refused.
     private func reload() {
         notifier.reloading()
-        reloads.enqueue { [bus, configurationPath, registry, notifier] in
+        reloads.enqueue { [bus, configurationPath, registry, log, notifier] in
             defer { notifier.ready() }
             let configuration: BusConfiguration
             do throws(ConfigurationError) {
                 configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
             } catch {
-                Output.error("switchyard: warning: SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
+                log.write(.warning, "SIGHUP: keeping the running configuration; the new one is invalid:\n\(error.description)")
                 return
             }
-            Output.error("switchyard: info: SIGHUP: reloading \(configurationPath)")
+            log.write(.info, "SIGHUP: reloading \(configurationPath)")
             do {
                 try await bus.reload(configuration)
             } catch {
-                Output.error("switchyard: warning: SIGHUP: keeping the running configuration: \(error)")
+                log.write(.warning, "SIGHUP: keeping the running configuration: \(error)")
             }
         }
     }

@@ -37,8 +37,7 @@ struct SwitchyardCommand {
     private func run(_ parsed: ParsedArguments) async throws(UsageError) -> ExitStatus {
         switch parsed.path {
         case ["run"]:
-            return await RunCommand(path: parsed[positional: "CONFIG"] ?? Self.defaultConfiguration, signals: signals,
-                                    acceptsSliceChanges: parsed.flag("accept-slice-changes")).run()
+            return try await RunCommand(parsed, signals: signals).run()
         case ["validate"]:
             return ValidateCommand(path: parsed[positional: "CONFIG"] ?? "").run()
         case ["plugins"]:

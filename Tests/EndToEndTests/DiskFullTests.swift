@@ -2,7 +2,7 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// A small tmpfs mounted as the data directory, unmounted when the test ends.
+/// A small tmpfs mounted as the data directory; the test unmounts it.
 final class SmallFileSystem: Sendable {
     let path: String
 
@@ -18,12 +18,16 @@ final class SmallFileSystem: Sendable {
         self.path = path
     }
 
-    deinit {
+    /// Unmounts it (lazily, so a process still inside does not keep it mounted); returns whether
+    /// `umount` succeeded.
+    @discardableResult
+    func unmount() -> Bool {
         let unmount = Process()
         unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
         unmount.arguments = ["-l", path]
-        try? unmount.run()
+        guard (try? unmount.run()) != nil else { return false }
         unmount.waitUntilExit()
+        return unmount.terminationStatus == 0
     }
 }
 
@@ -41,6 +45,7 @@ struct DiskFullTests {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data").path
         let disk = try SmallFileSystem(at: data, size: "2m")
+        defer { disk.unmount() }
         // Ballast to free later: the bus gets about 1 MB.
         let ballast = data + "/ballast"
         #expect(FileManager.default.createFile(atPath: ballast, contents: Data(count: 1 << 20), attributes: [.posixPermissions: 0o600]))
@@ -87,6 +92,6 @@ struct DiskFullTests {
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.keys.sorted())")
         let ids = journaled.compactMap { $0["id"] as? Int }
         #expect(ids == ids.sorted() && Set(ids).count == ids.count)
-        withExtendedLifetime(disk) {}
+        #expect(disk.unmount())
     }
 }

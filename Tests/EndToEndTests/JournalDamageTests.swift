@@ -124,3 +124,29 @@ struct JournalDamageTests {
         #expect(types.prefix(3) == ["old/n", "old/n", "old/n"])
     }
 }
+
+/// Whatever the control socket accepts, the bus reads back after a restart.
+struct JournalDepthTests {
+    /// A payload as deep as the control socket accepts is journaled and the bus restarts on it.
+    @Test(.timeLimit(.minutes(2))) func deepestAcceptedPayloadSurvivesARestart() async throws {
+        let bus = try await RunningBus.start(bus: #"{"name": "deep", "journal": {"fsync": "always"}}"#)
+        let client = try await bus.connect()
+        // The request's own two levels ({"op":…,"action":{…}}) count against the door's limit.
+        var depth = 510
+        var accepted = 0
+        while depth > 0 {
+            let payload = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let reply = object(try await onThread { try client.request(#"{"op":"dispatch","action":{"type":"deep/n","payload":\#(payload)}}"#) })
+            if reply["ok"] as? Bool == true {
+                accepted = depth
+                break
+            }
+            depth -= 1
+        }
+        #expect(accepted >= 500)
+        #expect(await bus.stop() == 0)
+        let restarted = try await bus.restart()
+        #expect(await restarted.stop() == 0)
+        #expect(try await bus.client(["journal", "verify"]).status == 0)
+    }
+}

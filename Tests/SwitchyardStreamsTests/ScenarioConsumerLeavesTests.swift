@@ -24,7 +24,10 @@ struct ScenarioConsumerLeavesTests {
             case .flatMap: source.flatMap(maxConcurrent: 2) { ImmediateSequence([$0]) }
             case .scan: source.scan(0, +)
             case .share: source.share(replay: 1)
-            case .withLatestFrom: shared(source) { $0.withLatestFrom($0.map { $0 * 2 }) }
+            // Not a shared branch: with share's unbounded default the primary branch can run
+            // through all hundred elements before the other branch has a value, and then
+            // nothing is ever emitted.
+            case .withLatestFrom: source.withLatestFrom(CurrentValue(-1))
             case .materialize: source.materialize()
             case .dematerialize: source.materialize().dematerialize()
             case .timeout: source.timeout(.seconds(1), clock: clock)

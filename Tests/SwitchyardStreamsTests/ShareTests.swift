@@ -247,7 +247,7 @@ struct ShareTests {
         let total = 100
         for value in 0..<total { source.send(value) }
         source.finish()
-        var slow = source.share(buffer: 4).makeAsyncIterator()
+        var slow = source.share(buffer: 4, whenFull: .suspendProducer).makeAsyncIterator()
         var consumed = 0
         var largestLead = 0
         while let value = await slow.next() {
@@ -272,8 +272,8 @@ struct ShareTests {
     /// The machine connects with the first subscriber, starts on the first `next`, disconnects
     /// with the last subscriber, and ignores a stale connection.
     @Test func stateMachineConnection() {
-        var machine = ShareStateMachine<Int, TestFailure>(replay: 1, capacity: 2, policy: .suspendProducer)
-        let first = machine.subscribe()
+        var machine = ShareStateMachine<Int, TestFailure>(replay: 1)
+        let first = machine.subscribe(capacity: 2, policy: .suspendProducer)
         #expect(first.connection == 1)
         #expect(!machine.isStarted)
         let started = machine.start()
@@ -282,7 +282,7 @@ struct ShareTests {
         machine.offer(1)
         machine.offer(2)
         #expect(!machine.canOffer)
-        let second = machine.subscribe()
+        let second = machine.subscribe(capacity: 2, policy: .suspendProducer)
         #expect(second.connection == nil)
         #expect(machine.subscriberCount == 2)
         guard case .element(1) = machine.take(first.id) else { Issue.record("expected 1"); return }
@@ -292,6 +292,6 @@ struct ShareTests {
         #expect(!firstWasLast && secondWasLast)
         #expect(!machine.isCurrent(1))
         guard case .end(.success) = machine.take(first.id) else { Issue.record("expected the end"); return }
-        #expect(machine.subscribe().connection == 2)
+        #expect(machine.subscribe(capacity: 2, policy: .suspendProducer).connection == 2)
     }
 }

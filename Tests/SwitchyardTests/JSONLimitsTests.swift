@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Switchyard
 
@@ -31,5 +32,29 @@ struct JSONLimitsTests {
         JournalLine.appendObject(action, to: &bytes)
         let decoded = bytes.withUnsafeBufferPointer { JournalLine.decode($0) }
         #expect(try decoded.get().payload == action.payload)
+    }
+}
+
+/// The snapshot writer and reader agree on the journal depth.
+struct SnapshotDepthTests {
+    private func nested(_ depth: Int) -> JSON {
+        var value: JSON = 1
+        for _ in 0..<depth { value = [value] }
+        return value
+    }
+
+    /// A state holding a door-deep value inside a plugin's slice and loadable reads back from its snapshot.
+    @Test func doorDeepStateReadsBack() throws {
+        let state: JSON = ["places": ["status": "loaded", "value": nested(JSONLimits.maximumDepth)]]
+        let snapshot = JournalSnapshot(sequence: 3, state: state, chain: 7)
+        let bytes = try snapshot.encoded(at: Date(timeIntervalSince1970: 0), path: "/j/snapshot")
+        let read = try JournalSnapshot.decode(bytes, JournalLayout.Snapshot(sequence: 3, path: "/j/snapshot"))
+        #expect(read == snapshot)
+    }
+
+    /// A state too deep to read back is never written.
+    @Test func tooDeepStateIsNotWritten() {
+        let snapshot = JournalSnapshot(sequence: 3, state: nested(JSONLimits.journalDepth))
+        #expect(throws: JournalError.self) { try snapshot.encoded(at: Date(timeIntervalSince1970: 0), path: "/j/snapshot") }
     }
 }

@@ -30,7 +30,7 @@ extension Bus {
         let deadline = clock.now.advanced(by: old.bus.stopTimeout)
         for runner in oldRunners.reversed() where stopping.contains(runner.name) {
             if await !runner.stop(timeout: max(.zero, clock.now.duration(to: deadline))) {
-                core.log.write(.warning, "\(runner.name): did not stop within the stop timeout; abandoned")
+                core.log.write(.warning, "did not stop within the stop timeout; abandoned", plugin: runner.name)
             }
         }
 
@@ -60,6 +60,10 @@ extension Bus {
             kept.append("bus.dataDirectory \(JSON.string(old.bus.dataDirectory)) (the journal and control socket cannot move while the bus runs)")
             settings.dataDirectory = old.bus.dataDirectory
         }
+        if settings.logLevel != old.bus.logLevel {
+            kept.append("bus.logLevel \(JSON.string(old.bus.logLevel.rawValue)) (the log is set up when the bus starts)")
+            settings.logLevel = old.bus.logLevel
+        }
         if settings.inboxCapacity != old.bus.inboxCapacity {
             kept.append("bus.inboxCapacity \(old.bus.inboxCapacity) (the inbox is sized when the bus starts)")
             settings.inboxCapacity = old.bus.inboxCapacity
@@ -83,7 +87,7 @@ extension Bus {
         for (runner, actions) in zip(starting, firstActions) {
             runner.start(actions: actions)
             if case .signalled(let timeout) = runner.plugin.readiness, await !runner.waitUntilReady(timeout: timeout) {
-                core.log.write(.warning, "\(runner.name): did not report ready within \(timeout) after the reload")
+                core.log.write(.warning, "did not report ready within \(timeout) after the reload", plugin: runner.name)
             }
         }
         let report = ReloadReport(added: plan.added, removed: plan.removed, restarted: plan.restarted,

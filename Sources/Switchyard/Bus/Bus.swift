@@ -296,7 +296,7 @@ public final actor Bus {
         for runner in runners.reversed() where runner.hasStarted {
             let remaining = max(.zero, clock.now.duration(to: deadline))
             if await !runner.stop(timeout: remaining) {
-                core.log.write(.warning, "\(runner.name): did not stop within the stop timeout; abandoned")
+                core.log.write(.warning, "did not stop within the stop timeout; abandoned", plugin: runner.name)
             }
         }
         core.router.finish()

@@ -34,8 +34,11 @@ public struct PluginRegistry: Sendable {
         return try type.init(name: declaration.name, settings: PluginSettings(declaration))
     }
 
-    /// The problems building the plugin a declaration names would report; empty when valid.
+    /// The problems building the plugin a declaration names would report; empty when valid,
+    /// and empty for an unknown kind, which the configuration's own pass reports (with a
+    /// did-you-mean) — once, not twice.
     public func problems(in declaration: PluginDeclaration) -> [ConfigurationProblem] {
+        guard types[declaration.kind] != nil else { return [] }
         do {
             _ = try makePlugin(declaration)
             return []

@@ -110,7 +110,7 @@ final class PluginRunner: Sendable {
             guard case .restart(let delay) = decision else {
                 state.withLock { $0.status = failure == nil ? .stopped : .failed }
                 if case .stop(.restartLimitReached) = decision {
-                    core.log.write(.error, "\(name): gave up after \(policy.maxRestarts) restarts within \(policy.window)")
+                    core.log.write(.error, "gave up after \(policy.maxRestarts) restarts within \(policy.window)", plugin: name)
                 }
                 return
             }
@@ -126,7 +126,7 @@ final class PluginRunner: Sendable {
                 state.restarts += 1
                 return state.restarts
             }
-            core.log.write(.info, "\(name): restarted (restart \(restarts))")
+            core.log.write(.info, "restarted (restart \(restarts))", plugin: name)
             await core.emit("bus/plugin-restarted", payload: ["plugin": .string(name), "restarts": .integer(Int64(restarts))])
         }
     }
@@ -140,7 +140,7 @@ final class PluginRunner: Sendable {
         }
         var restartIn: JSON = .null
         if case .restart(let delay) = decision { restartIn = .number(delay.seconds) }
-        core.log.write(.warning, "\(name): failed: \(message)")
+        core.log.write(.warning, "failed: \(message)", plugin: name)
         await core.emit("bus/plugin-failed", payload: [
             "plugin": .string(name), "kind": .string(kind), "error": .string(message),
             "failures": .integer(Int64(failures)), "restartIn": restartIn,

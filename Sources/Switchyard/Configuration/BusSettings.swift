@@ -11,6 +11,9 @@ public struct BusSettings: Sendable, Hashable {
     public var stopTimeout: Duration
     /// How many actions wait in the store's inbox before senders must wait; default 4096.
     public var inboxCapacity: Int
+    /// The lowest level of the bus log that is written; default `.info`. The `switchyard run`
+    /// option `--log-level` overrides it.
+    public var logLevel: LogSink.Level
 
     /// Creates settings; every parameter has the default documented on its property (a `nil`
     /// data directory is `.switchyard/<name>`).
@@ -19,13 +22,15 @@ public struct BusSettings: Sendable, Hashable {
         dataDirectory: String? = nil,
         journal: JournalSettings = JournalSettings(),
         stopTimeout: Duration = .seconds(10),
-        inboxCapacity: Int = 4096
+        inboxCapacity: Int = 4096,
+        logLevel: LogSink.Level = .info
     ) {
         self.name = name
         self.dataDirectory = dataDirectory ?? Self.defaultDataDirectory(forBus: name)
         self.journal = journal
         self.stopTimeout = stopTimeout
         self.inboxCapacity = inboxCapacity
+        self.logLevel = logLevel
     }
 
     /// The directory a bus named `name` keeps its data in when its configuration names none:
@@ -66,7 +71,8 @@ public struct BusSettings: Sendable, Hashable {
             dataDirectory: dataDirectory,
             journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
             stopTimeout: settings.seconds("stopTimeout", default: defaults.stopTimeout),
-            inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000)
+            inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000),
+            logLevel: settings.oneOf("logLevel", default: defaults.logLevel)
         )
     }
 }

@@ -116,8 +116,10 @@ final class JournalWriter: Sendable {
         if let file = state.file, state.rotateBeforeNextAppend || first != state.lastSequence + 1
             || (state.segmentBytes > 0 && state.segmentBytes + state.buffer.count > Self.maximumSegmentBytes) {
             // A finished segment is flushed whatever the policy, so a snapshot, which is
-            // flushed too, never runs ahead of the actions before it.
-            if state.dirty { try file.sync() }
+            // flushed too, never runs ahead of the actions before it. Also when not dirty: a
+            // background flush may have taken the flag and still be syncing, and the next
+            // segment's mark must not be on disk before this segment's end is.
+            try file.sync()
             state.dirty = false
             state.file = nil
         }

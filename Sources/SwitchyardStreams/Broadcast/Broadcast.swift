@@ -24,18 +24,25 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
 
     /// Sends `element` to every current subscriber.
     ///
-    /// Synchronous, callable from any isolation, and never suspends: a `.suspendProducer`
-    /// subscriber whose buffer is full drops the element and counts it (only ``deliver(_:)`` can
-    /// wait). Ignored after ``finish()``.
+    /// Synchronous, callable from any isolation, and never suspends, so it cannot wait for a
+    /// full buffer: a subscriber whose buffer is full applies its policy, and a
+    /// `.suspendProducer` one drops the arriving element. Every drop is counted in that
+    /// subscription's ``Subscription/droppedCount`` and reported here: use ``deliver(_:)`` to
+    /// wait for room instead. Ignored after ``finish()``.
+    /// - Returns: `true` when every subscriber buffered the element without dropping one;
+    ///   `false` when a subscriber dropped an element, or after ``finish()``.
     @inlinable
-    public func send(_ element: Element) {
+    @discardableResult
+    public func send(_ element: Element) -> Bool {
         storage.send(element)
     }
 
     /// Sends `elements` in order, taking the lock once for the whole batch; otherwise like
     /// ``send(_:)``. The sequence is iterated under that lock, so it must not use this broadcast.
+    /// - Returns: `false` when any subscriber dropped an element.
     @inlinable
-    public func send<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+    @discardableResult
+    public func send<S: Sequence>(contentsOf elements: S) -> Bool where S.Element == Element {
         storage.send(contentsOf: elements)
     }
 
@@ -68,6 +75,16 @@ public final class Broadcast<Element: Sendable>: Sendable, AsyncSequence {
     }
 
     /// Registers a subscriber now: it receives the next element sent, nothing earlier.
+    ///
+    /// This is how to subscribe before sending without a race: the subscription is
+    /// registered when this returns, so elements sent right afterwards wait in its buffer
+    /// until a task iterates it (`for await` in a `Task` made later, or `sink`).
+    ///
+    /// ```swift
+    /// let updates = broadcast.subscribe()
+    /// broadcast.send(1)                                  // buffered for `updates`
+    /// Task { for await value in updates { print(value) } }
+    /// ```
     ///
     /// - Parameters:
     ///   - bufferSize: How many elements the subscriber may have waiting; at least 1 (a smaller

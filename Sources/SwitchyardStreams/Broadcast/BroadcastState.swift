@@ -46,13 +46,18 @@ struct _BroadcastState<Element: Sendable>: Sendable {
 
     // MARK: Producing
 
+    /// Offers `element` to every subscriber; returns `false` when one of them dropped an
+    /// element (a full buffer), or the broadcast has finished.
     @inlinable
-    mutating func send(_ element: Element, wakeups: inout _Wakeups) {
-        guard !isFinished else { return }
-        subscribers.withUnsafeMutableBufferPointer { slots in
-            for index in slots.indices {
-                slots[index].offer(element, wakeups: &wakeups)
+    @discardableResult
+    mutating func send(_ element: Element, wakeups: inout _Wakeups) -> Bool {
+        guard !isFinished else { return false }
+        return subscribers.withUnsafeMutableBufferPointer { slots in
+            var buffered = true
+            for index in slots.indices where !slots[index].offer(element, wakeups: &wakeups) {
+                buffered = false
             }
+            return buffered
         }
     }
 
@@ -172,10 +177,11 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     mutating func parkConsumer(_ id: Int, hint: inout Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         guard let index = index(of: id, hint: &hint) else { return true }
         guard subscribers[index].buffer.isEmpty, !isFinished else { return true }
-        precondition(
-            subscribers[index].consumer == nil,
-            "Broadcast.Subscription: two iterators waited at once; a subscription has a single consumer"
-        )
+        // One iterator consumes a registration at a time (a second one subscribes anew), so
+        // an earlier continuation cannot be here; should one be, it is woken, never lost.
+        if let earlier = subscribers[index].consumer {
+            earlier.resume()
+        }
         subscribers[index].consumer = continuation
         return false
     }

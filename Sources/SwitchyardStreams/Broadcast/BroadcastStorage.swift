@@ -17,25 +17,28 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
     // MARK: Producing
 
     @inlinable
-    func send(_ element: Element) {
-        let wakeups = state.withLock { state in
+    func send(_ element: Element) -> Bool {
+        let (buffered, wakeups) = state.withLock { state in
             var wakeups = _Wakeups()
-            state.send(element, wakeups: &wakeups)
-            return wakeups
+            let buffered = state.send(element, wakeups: &wakeups)
+            return (buffered, wakeups)
         }
         wakeups.resumeAll()
+        return buffered
     }
 
     @inlinable
-    func send<S: Sequence>(contentsOf elements: S) where S.Element == Element {
-        let wakeups = state.withLock { state in
+    func send<S: Sequence>(contentsOf elements: S) -> Bool where S.Element == Element {
+        let (buffered, wakeups) = state.withLock { state in
             var wakeups = _Wakeups()
-            for element in elements {
-                state.send(element, wakeups: &wakeups)
+            var buffered = true
+            for element in elements where !state.send(element, wakeups: &wakeups) {
+                buffered = false
             }
-            return wakeups
+            return (buffered, wakeups)
         }
         wakeups.resumeAll()
+        return buffered
     }
 
     @inlinable
@@ -108,7 +111,12 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
         let id = state.withLock { state in
             state.subscribe(bufferSize: bufferSize, policy: overflow, status: status, replayingCurrent: replayingCurrent)
         }
-        return Broadcast<Element>.Subscription(storage: self, id: id, status: status)
+        return Broadcast<Element>.Subscription(
+            storage: self,
+            id: id,
+            status: status,
+            settings: .init(bufferSize: bufferSize, overflow: overflow, replaysCurrent: replayingCurrent)
+        )
     }
 
     @usableFromInline

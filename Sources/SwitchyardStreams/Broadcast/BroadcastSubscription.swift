@@ -6,18 +6,38 @@ extension Broadcast {
     /// ``cancel()`` is called, or when the consuming task is cancelled; dropping the subscription
     /// and its iterators unregisters it. Iterating it again after leaving a loop continues where
     /// the previous iterator stopped.
+    ///
+    /// One iterator at a time consumes this registration. An iterator made while another one
+    /// is still alive (the subscription iterated by two tasks, or `s.merge(with: s)`) is a
+    /// subscription of its own, registered when it is made, with the same buffer size and
+    /// policy, as each `subscribe` in Combine is one: both see every element sent afterwards.
     public final class Subscription: Sendable, AsyncSequence {
         public typealias Failure = Never
+
+        /// How the subscription was made, for the extra registrations of concurrent iterators.
+        @usableFromInline struct Settings: Sendable {
+            @usableFromInline let bufferSize: Int
+            @usableFromInline let overflow: OverflowPolicy
+            @usableFromInline let replaysCurrent: Bool
+
+            @usableFromInline init(bufferSize: Int, overflow: OverflowPolicy, replaysCurrent: Bool) {
+                self.bufferSize = bufferSize
+                self.overflow = overflow
+                self.replaysCurrent = replaysCurrent
+            }
+        }
 
         @usableFromInline let storage: _BroadcastStorage<Element>
         @usableFromInline let id: Int
         @usableFromInline let status: _SubscriberStatus
+        @usableFromInline let settings: Settings
 
         @usableFromInline
-        init(storage: _BroadcastStorage<Element>, id: Int, status: _SubscriberStatus) {
+        init(storage: _BroadcastStorage<Element>, id: Int, status: _SubscriberStatus, settings: Settings) {
             self.storage = storage
             self.id = id
             self.status = status
+            self.settings = settings
         }
 
         deinit {
@@ -43,9 +63,19 @@ extension Broadcast {
             storage.unsubscribe(id)
         }
 
-        /// Returns an iterator over this subscription's elements. Use one iterator at a time.
+        /// Returns an iterator over this subscription's elements; while another iterator of it
+        /// is alive, an iterator of a new registration with the same settings (see above).
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(consumer: _SubscriptionConsumer(subscription: self))
+            guard status.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+                let own = storage.subscribe(
+                    bufferSize: settings.bufferSize,
+                    overflow: settings.overflow,
+                    replayingCurrent: settings.replaysCurrent
+                )
+                own.status.claimed.store(true, ordering: .relaxed)
+                return AsyncIterator(consumer: _SubscriptionConsumer(subscription: own))
+            }
+            return AsyncIterator(consumer: _SubscriptionConsumer(subscription: self))
         }
 
         /// The iterator of a ``Subscription``: returns buffered elements without suspending, and
@@ -63,13 +93,13 @@ extension Broadcast {
             /// Returns the next element, or nil once the subscription has ended or the calling
             /// task is cancelled (which ends the subscription).
             ///
-            /// ``Subscription/cancel()`` takes effect at the next element; task cancellation when
-            /// the iterator goes back to the buffer (at once if it is waiting), so elements already
-            /// taken in the current batch are still returned.
+            /// ``Subscription/cancel()`` and task cancellation take effect at the next element
+            /// (at once if the iterator is waiting): nothing taken in the current batch is
+            /// returned after either.
             @inlinable
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
                 if let element = consumer.batch.popFirst() {
-                    if _fastPath(!consumer.status.isCancelled) {
+                    if _fastPath(!consumer.status.isCancelled && !Task.isCancelled) {
                         return element
                     }
                     consumer.end()
@@ -111,10 +141,10 @@ final class _SubscriptionConsumer<Element: Sendable> {
         if !batch.isEmpty {
             subscription.storage.putBack(batch, for: subscription.id)
         }
+        status.claimed.store(false, ordering: .releasing)
     }
 
-    /// Takes the next batch, waiting for one if the buffer is empty. Task cancellation is checked
-    /// here, once per batch: checking it per element costs more than the element itself.
+    /// Takes the next batch, waiting for one if the buffer is empty.
     @inlinable
     @inline(never)
     func refill(isolation actor: isolated (any Actor)?) async -> Element? {

@@ -7,6 +7,9 @@ import Synchronization
 final class _SubscriberStatus: Sendable {
     @usableFromInline let dropped = Atomic<Int>(0)
     @usableFromInline let cancelled = Atomic<Bool>(false)
+    /// Whether an iterator consumes the registration now; a second iterator made meanwhile
+    /// registers a subscription of its own instead.
+    @usableFromInline let claimed = Atomic<Bool>(false)
 
     @inlinable
     init() {}
@@ -58,13 +61,15 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
 
     /// Buffers `element` for a producer that cannot wait: a full buffer applies the policy, and
     /// `.suspendProducer` degrades to dropping the arriving element.
+    /// - Returns: `false` when an element was dropped (and counted).
     @inlinable
-    mutating func offer(_ element: Element, wakeups: inout _Wakeups) {
+    mutating func offer(_ element: Element, wakeups: inout _Wakeups) -> Bool {
         if _fastPath(buffer.count < capacity) {
             append(element, wakeups: &wakeups)
-        } else {
-            overflow(element)
+            return true
         }
+        overflow(element)
+        return false
     }
 
     /// Buffers `element` for a producer that can wait; returns false, changing nothing, when the

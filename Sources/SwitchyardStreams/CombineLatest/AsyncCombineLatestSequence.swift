@@ -7,8 +7,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   ever producing an element (no tuple could ever be complete).
     /// - **Fails** with the first failure of any input, after the tuples emitted before it;
     ///   the other inputs are cancelled.
-    /// - **Buffers** the latest element of each input, and up to 64 tuples the consumer has
-    ///   not taken; an input that finds that buffer full waits for the consumer.
+    /// - **Buffers** only the latest element of each input (earlier ones are replaced, by
+    ///   design), and up to 64 tuples the consumer has not taken; an input that finds that
+    ///   buffer full waits for the consumer, so the operator runs at the consumer's pace and
+    ///   never waits for another input.
     ///
     /// Making the iterator subscribes to every input (makes its iterator); each input is then
     /// read, from the first `next` on, by one task the operator owns and cancels when the
@@ -44,6 +46,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// for await (frontal, lateral) in combineLatest(frontalTilt, lateralTilt) { show(frontal, lateral) }
 /// ```
+@_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
 @inlinable public func combineLatest<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
     _ first: First,
     _ second: Second,

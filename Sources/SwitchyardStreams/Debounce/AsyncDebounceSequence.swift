@@ -26,6 +26,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   - clock: The clock that measures the interval; defaults to `ContinuousClock()`. Tests
     ///     pass a `ManualClock`.
     /// - Precondition: `interval` is not negative.
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func debounce<C: Clock>(
         for interval: C.Duration,
         tolerance: C.Duration? = nil,

@@ -21,6 +21,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///     show(results)
     /// }
     /// ```
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func flatMapLatest<Inner: AsyncSequence & Sendable>(
         _ transform: @escaping @Sendable (Element) -> Inner
     ) -> AsyncFlatMapLatestSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
@@ -34,10 +35,36 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```swift
     /// let rates = reloads.flatMapLatest { _ in await service.fetchRates() }
     /// ```
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func flatMapLatest<Value: Sendable>(
         _ transform: @escaping @Sendable (Element) async throws(Failure) -> Value
     ) -> some AsyncSequence<Value, Failure> & Sendable {
         flatMapLatest { element in AsyncOperationSequence { () async throws(Failure) -> Value in try await transform(element) } }
+    }
+}
+
+extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
+    /// Like `flatMapLatest(_:)`, for inner sequences that can fail when this sequence cannot
+    /// (a `Broadcast` of reloads switching to a throwing request): the result fails with the
+    /// current inner sequence's failure.
+    ///
+    /// ```swift
+    /// let rates = reloads.flatMapLatest { _ in AsyncFuture { () async throws(APIError) in try await api.rates() } }
+    /// ```
+    @_disfavoredOverload
+    @inlinable public func flatMapLatest<Inner: AsyncSequence & Sendable>(
+        _ transform: @escaping @Sendable (Element) -> Inner
+    ) -> AsyncFlatMapLatestSequence<AsyncMapFailureSequence<Self, Inner.Failure>, Inner> where Inner.Element: Sendable {
+        setFailureType(to: Inner.Failure.self).flatMapLatest(transform)
+    }
+
+    /// Like `flatMapLatest(_:)` with an asynchronous call that can fail when this sequence
+    /// cannot; the result fails with the current call's failure.
+    @_disfavoredOverload
+    @inlinable public func flatMapLatest<Value: Sendable, CallFailure: Error>(
+        _ transform: @escaping @Sendable (Element) async throws(CallFailure) -> Value
+    ) -> some AsyncSequence<Value, CallFailure> & Sendable {
+        setFailureType(to: CallFailure.self).flatMapLatest(transform)
     }
 }
 
@@ -104,7 +131,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     @inlinable static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {
         var iterator = inner.makeAsyncIterator()
         let end = await drain(&iterator) { element in
-            await driver.offerThenWaitForRoom { machine, output in
+            await driver.waitForRoomThenOffer { machine, output in
                 guard machine.isCurrent(generation) else { return false }
                 output.emit(element)
                 return true

@@ -16,9 +16,10 @@ import Synchronization
 /// each element's time looking up generic metadata.
 ///
 /// When the output ends, or the consumer leaves (its task is cancelled or its iterator is
-/// released), every task is cancelled and every waiter resumed. Producers only wait on this
-/// driver inside tasks it owns, and it resumes all of them when it stops; that is why those
-/// waits need no cancellation handler of their own.
+/// released), every task is cancelled and every waiter resumed. A room wait also ends when its
+/// own task is cancelled: `flatMapLatest` cancels one replaced inner task while the operator
+/// runs on, and that task must not stay suspended. The bookkeeping of tasks and waiters is
+/// bounded by the live ones (``State/bookkeepingCount``), however many come and go.
 @usableFromInline final class OperatorDriver<Machine: Sendable, Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Output = OperatorOutput<Element, Failure>
     @usableFromInline typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
@@ -40,10 +41,14 @@ import Synchronization
         @usableFromInline var stopped = false
         @usableFromInline var consumer: Consumer?
         @usableFromInline var startWaiters: [UnsafeContinuation<Bool, Never>] = []
-        @usableFromInline var roomWaiters: [UnsafeContinuation<Void, Never>] = []
+        /// Producers waiting for room, by waiter ID, so a cancelled producer can leave.
+        @usableFromInline var roomWaiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
+        @usableFromInline var nextWaiterID: UInt64 = 0
         @usableFromInline var watchers: [Watcher] = []
         @usableFromInline var tasks: [UInt64: Task<Void, Never>] = [:]
-        /// Tasks that ended before their handle was registered.
+        /// Tasks spawned whose handle is not registered in `tasks` yet.
+        @usableFromInline var unregistered: Set<UInt64> = []
+        /// Tasks of `unregistered` that already ended; registration removes them again.
         @usableFromInline var endedEarly: Set<UInt64> = []
         @usableFromInline var nextTaskID: UInt64 = 0
 
@@ -68,15 +73,15 @@ import Synchronization
                 tasks = [:]
                 wakeups.starts += startWaiters.map { ($0, false) }
                 startWaiters = []
-                wakeups.room = roomWaiters
-                roomWaiters = []
+                wakeups.room = Array(roomWaiters.values)
+                roomWaiters = [:]
                 wakeups.watchers = watchers.map { ($0.continuation, false) }
                 watchers = []
                 return wakeups
             }
             if !roomWaiters.isEmpty && output.bufferedCount <= capacity / 2 {
-                wakeups.room = roomWaiters
-                roomWaiters = []
+                wakeups.room = Array(roomWaiters.values)
+                roomWaiters = [:]
             }
             if !watchers.isEmpty {
                 let machine = self.machine
@@ -87,6 +92,11 @@ import Synchronization
                 wakeups.watchers = due.map { ($0.continuation, true) }
             }
             return wakeups
+        }
+
+        /// Entries kept for tasks and waiters; bounded by the live ones, whatever the churn.
+        @inlinable var bookkeepingCount: Int {
+            tasks.count + unregistered.count + endedEarly.count + roomWaiters.count + watchers.count + startWaiters.count
         }
     }
 
@@ -190,33 +200,59 @@ import Synchronization
     /// Like ``update(_:)``, then waits while the buffer is full.
     /// - Returns: `false` once the operator has stopped, so a producer can stop too.
     @inlinable func updateThenWaitForRoom(_ body: @Sendable (inout Machine, inout Output) -> Void) async -> Bool {
-        await offerThenWaitForRoom { machine, output in
-            body(&machine, &output)
-            return true
+        let (full, stopped, wakeups) = state.withLock { state in
+            body(&state.machine, &state.output)
+            let wakeups = state.settle(capacity: capacity)
+            return (state.output.bufferedCount >= capacity, state.stopped, wakeups)
+        }
+        wakeups.perform()
+        guard !stopped else { return false }
+        guard full else { return true }
+        return await waitForRoom()
+    }
+
+    /// Waits while the buffer is full, then runs `body` as one atomic step; `body` says
+    /// whether its producer should go on (for example `false` for an inner sequence that was
+    /// replaced while it waited, which then emits nothing).
+    ///
+    /// Waiting first keeps the buffer within ``capacity`` however many producers offer at
+    /// once. The wait ends early when the calling task is cancelled.
+    /// - Returns: `false` when `body` said so, the operator has stopped, or the task was
+    ///   cancelled before `body` ran.
+    @inlinable func waitForRoomThenOffer(_ body: @Sendable (inout Machine, inout Output) -> Bool) async -> Bool {
+        while true {
+            let (outcome, wakeups) = state.withLock { state -> (Bool?, Wakeups) in
+                if state.stopped { return (false, Wakeups()) }
+                guard state.output.bufferedCount < capacity else { return (nil, Wakeups()) }
+                let goOn = body(&state.machine, &state.output)
+                return (goOn, state.settle(capacity: capacity))
+            }
+            wakeups.perform()
+            if let outcome { return outcome }
+            guard await waitForRoom() else { return false }
         }
     }
 
-    /// Like ``updateThenWaitForRoom(_:)``, but `body` also says whether its producer should go
-    /// on (for example `false` for an inner sequence that was replaced).
-    /// - Returns: `false` when `body` said so or the operator has stopped.
-    @inlinable func offerThenWaitForRoom(_ body: @Sendable (inout Machine, inout Output) -> Bool) async -> Bool {
-        let (goOn, full, stopped, wakeups) = state.withLock { state in
-            let goOn = body(&state.machine, &state.output)
-            let wakeups = state.settle(capacity: capacity)
-            return (goOn, state.output.bufferedCount >= capacity, state.stopped, wakeups)
+    /// Suspends while the buffer is full.
+    /// - Returns: `false` when the operator stopped or the task was cancelled meanwhile.
+    @inlinable func waitForRoom() async -> Bool {
+        let id = state.withLock { state -> UInt64 in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
         }
-        wakeups.perform()
-        guard goOn, !stopped else { return false }
-        guard full else { return true }
-        await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
-                if state.stopped || state.output.bufferedCount < capacity { return true }
-                state.roomWaiters.append(waiter)
-                return false
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    if state.stopped || state.output.bufferedCount < capacity || Task.isCancelled { return true }
+                    state.roomWaiters[id] = waiter
+                    return false
+                }
+                if resumeNow { waiter.resume() }
             }
-            if resumeNow { waiter.resume() }
+        } onCancel: {
+            state.withLock { $0.roomWaiters.removeValue(forKey: id) }?.resume()
         }
-        return !state.withLock { $0.stopped }
+        return !Task.isCancelled && !state.withLock { $0.stopped }
     }
 
     /// Suspends until `condition` holds for the machine (re-checked after every update).
@@ -241,6 +277,7 @@ import Synchronization
         let reserved = state.withLock { state -> UInt64? in
             guard !state.stopped else { return nil }
             state.nextTaskID += 1
+            state.unregistered.insert(state.nextTaskID)
             return state.nextTaskID
         }
         guard let id = reserved else { return nil }
@@ -249,6 +286,7 @@ import Synchronization
             self.taskEnded(id)
         }
         let cancelNow = state.withLock { state in
+            state.unregistered.remove(id)
             if state.endedEarly.remove(id) != nil { return false }
             if state.stopped { return true }
             state.tasks[id] = task
@@ -265,7 +303,11 @@ import Synchronization
 
     @inlinable func taskEnded(_ id: UInt64) {
         state.withLock { state in
-            if state.tasks.removeValue(forKey: id) == nil { state.endedEarly.insert(id) }
+            // A task missing from `tasks` was cancelled by ID or at the stop (nothing to keep),
+            // or has not been registered yet (remember it, so registration drops it).
+            if state.tasks.removeValue(forKey: id) == nil, state.unregistered.contains(id) {
+                state.endedEarly.insert(id)
+            }
         }
     }
 }

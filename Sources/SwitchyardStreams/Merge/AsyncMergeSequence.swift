@@ -44,6 +44,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// for await event in merge(taps, swipes, keys) { handle(event) }
 /// ```
+@_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
 @inlinable public func merge<Base: AsyncSequence & Sendable>(
     _ base: Base,
     _ others: (any AsyncSequence<Base.Element, Base.Failure> & Sendable)...
@@ -57,6 +58,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// for await event in merge(taps, swipes) { handle(event) }
 /// ```
+@_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
 @inlinable public func merge<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable>(
     _ first: First,
     _ second: Second

@@ -12,10 +12,13 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   finishes; a subscriber made after that gets the replay and the finish at once.
     ///   Cancelling a subscriber's task, or releasing its iterator, ends only that subscriber.
     /// - **Fails** every subscriber with this sequence's failure, in the same way.
-    /// - **Buffers** up to `buffer` elements per subscriber. When a subscriber's buffer is full,
-    ///   `whenFull` decides: `.suspendProducer` holds this sequence back until that subscriber
-    ///   takes one (the slowest subscriber sets the pace), `.dropOldest` and `.dropNewest`
-    ///   drop for that subscriber only, `.latest` keeps only its newest element.
+    /// - **Buffers** per subscriber, each with its own bound and policy: by default without
+    ///   limit, so a slow subscriber never holds back the others or the upstream (its memory
+    ///   grows with how far it lags; give it a bound with ``AsyncShareSequence/buffering(_:whenFull:)``
+    ///   or here). When a bounded subscriber's buffer is full, its policy decides:
+    ///   `.suspendProducer` holds the upstream back until that subscriber takes one (it then
+    ///   sets everyone's pace), `.dropOldest` and `.dropNewest` drop for that subscriber only,
+    ///   `.latest` keeps only its newest element.
     ///
     /// This sequence is iterated by one task, started by the first `next` of any subscriber
     /// and cancelled when the last subscriber leaves; a subscriber arriving after that starts
@@ -24,29 +27,31 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// ```swift
     /// let welcome = loads.flatMap(maxConcurrent: 1) { _ in await api.welcomeText() }.share()
     /// let shown = welcome.map { "Welcome, \($0)" }     // both consumers, one API call
-    /// let logged = welcome.map { "loaded \($0)" }
+    /// let logged = welcome.buffering(16, whenFull: .dropOldest).map { "loaded \($0)" }
     /// ```
     ///
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber gets first; defaults to 0.
-    ///   - buffer: Elements a subscriber may have waiting; defaults to 64, at least 1
-    ///     (`.latest` always keeps 1).
-    ///   - whenFull: What happens when a subscriber's buffer is full; defaults to
-    ///     `.suspendProducer`, which loses nothing.
+    ///   - buffer: Elements a subscriber may have waiting; defaults to `Int.max` (unbounded),
+    ///     at least 1 (`.latest` always keeps 1).
+    ///   - whenFull: What a full subscriber buffer does; defaults to `.suspendProducer`, which
+    ///     loses nothing (and with the default unbounded buffer never waits).
     /// - Precondition: `replay` is not negative and `buffer` is at least 1.
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func share(
         replay: Int = 0,
-        buffer: Int = 64,
+        buffer: Int = .max,
         whenFull: OverflowPolicy = .suspendProducer
     ) -> AsyncShareSequence<Self> {
         precondition(replay >= 0, "share(replay:) needs a replay count >= 0, got \(replay)")
         precondition(buffer >= 1, "share(buffer:) needs a buffer of at least 1, got \(buffer)")
-        return AsyncShareSequence(ShareStorage(base: self, replay: replay, capacity: buffer, policy: whenFull))
+        return AsyncShareSequence(ShareStorage(base: self, replay: replay), capacity: buffer, policy: whenFull)
     }
 }
 
 /// One shared iteration of a base sequence for several subscribers. Made by
-/// `share(replay:buffer:whenFull:)`; copies share the same iteration.
+/// `share(replay:buffer:whenFull:)`; copies share the same iteration, and each copy carries
+/// the buffer bound and policy its subscribers get.
 public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element: Sendable {
     /// The base's element type.
     public typealias Element = Base.Element
@@ -54,14 +59,31 @@ public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence,
     public typealias Failure = Base.Failure
 
     @usableFromInline let storage: ShareStorage<Base>
+    @usableFromInline let capacity: Int
+    @usableFromInline let policy: OverflowPolicy
 
-    @inlinable init(_ storage: ShareStorage<Base>) {
+    @inlinable init(_ storage: ShareStorage<Base>, capacity: Int, policy: OverflowPolicy) {
         self.storage = storage
+        self.capacity = capacity
+        self.policy = policy
+    }
+
+    /// The same shared iteration, for subscribers with their own buffer bound and overflow
+    /// policy (see `share(replay:buffer:whenFull:)`); other subscribers keep theirs.
+    ///
+    /// ```swift
+    /// let taps = buttonTaps.share()
+    /// let preview = taps.buffering(1, whenFull: .latest)   // only the newest tap matters here
+    /// ```
+    /// - Precondition: `buffer` is at least 1.
+    @inlinable public func buffering(_ buffer: Int, whenFull: OverflowPolicy) -> Self {
+        precondition(buffer >= 1, "buffering(_:whenFull:) needs a buffer of at least 1, got \(buffer)")
+        return Self(storage, capacity: buffer, policy: whenFull)
     }
 
     /// Subscribes: the iterator gets the replay, then every element from now on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        Iterator(subscription: Subscription(storage: storage))
+        Iterator(subscription: Subscription(storage: storage, capacity: capacity, policy: policy))
     }
 
     /// Ties a subscriber to its iterator's lifetime: releasing the iterator unsubscribes.
@@ -69,9 +91,9 @@ public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence,
         @usableFromInline let storage: ShareStorage<Base>
         @usableFromInline let id: UInt64
 
-        @inlinable init(storage: ShareStorage<Base>) {
+        @inlinable init(storage: ShareStorage<Base>, capacity: Int, policy: OverflowPolicy) {
             self.storage = storage
-            id = storage.subscribe()
+            id = storage.subscribe(capacity: capacity, policy: policy)
         }
 
         deinit {

@@ -8,11 +8,28 @@
 @usableFromInline struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Output = OperatorOutput<Element, Failure>
 
+    /// One subscriber: what it has not taken, and its own bound and overflow policy.
+    @usableFromInline struct Subscriber: Sendable {
+        @usableFromInline var output = Output()
+        /// Elements it may have waiting before its overflow policy applies.
+        @usableFromInline let capacity: Int
+        @usableFromInline let policy: OverflowPolicy
+
+        @inlinable init(capacity: Int, policy: OverflowPolicy) {
+            self.capacity = policy == .latest ? 1 : capacity
+            self.policy = policy
+        }
+
+        /// Whether the upstream has to wait for this subscriber before offering more.
+        @inlinable var holdsBack: Bool {
+            policy == .suspendProducer && output.bufferedCount >= capacity
+        }
+    }
+
     @usableFromInline let replayCount: Int
-    /// Elements a subscriber may have waiting before the overflow policy applies.
-    @usableFromInline let capacity: Int
-    @usableFromInline let policy: OverflowPolicy
-    @usableFromInline var subscribers: [UInt64: Output] = [:]
+    @usableFromInline var subscribers: [UInt64: Subscriber] = [:]
+    /// How many subscribers chose `.suspendProducer`: only they can hold the upstream back.
+    @usableFromInline var suspendingCount = 0
     @usableFromInline var replay: [Element] = []
     @usableFromInline var end: Result<Void, Failure>?
     @usableFromInline var nextID: UInt64 = 0
@@ -21,10 +38,8 @@
     /// Whether a subscriber of the current connection has asked for an element.
     @usableFromInline var isStarted = false
 
-    @inlinable init(replay: Int, capacity: Int, policy: OverflowPolicy) {
+    @inlinable init(replay: Int) {
         replayCount = replay
-        self.capacity = policy == .latest ? 1 : capacity
-        self.policy = policy
     }
 
     @inlinable var subscriberCount: Int { subscribers.count }
@@ -33,7 +48,7 @@
     /// (or the end, when the upstream has already ended).
     /// - Returns: The subscriber's ID, and the generation of a new connection when this
     ///   subscriber has to connect the upstream.
-    @inlinable mutating func subscribe() -> (id: UInt64, connection: UInt64?) {
+    @inlinable mutating func subscribe(capacity: Int, policy: OverflowPolicy) -> (id: UInt64, connection: UInt64?) {
         var connection: UInt64?
         if !isConnected, end == nil {
             generation += 1
@@ -42,14 +57,15 @@
             connection = generation
         }
         nextID += 1
-        var output = Output()
-        for element in replay { output.emit(element) }
+        var subscriber = Subscriber(capacity: capacity, policy: policy)
+        for element in replay { subscriber.output.emit(element) }
         switch end {
-        case .success: output.finish()
-        case .failure(let failure): output.fail(failure)
+        case .success: subscriber.output.finish()
+        case .failure(let failure): subscriber.output.fail(failure)
         case nil: break
         }
-        subscribers[nextID] = output
+        if policy == .suspendProducer { suspendingCount += 1 }
+        subscribers[nextID] = subscriber
         return (nextID, connection)
     }
 
@@ -57,7 +73,9 @@
     /// - Returns: `true` when it was the last one of a connection, which is then disconnected
     ///   (and its replay buffer emptied) so the upstream can be cancelled.
     @inlinable mutating func unsubscribe(_ id: UInt64) -> Bool {
-        guard subscribers.removeValue(forKey: id) != nil, subscribers.isEmpty, isConnected else { return false }
+        guard let removed = subscribers.removeValue(forKey: id) else { return false }
+        if removed.policy == .suspendProducer { suspendingCount -= 1 }
+        guard subscribers.isEmpty, isConnected else { return false }
         isConnected = false
         replay = []
         return true
@@ -80,13 +98,13 @@
     /// gets the end.
     @inlinable mutating func take(_ id: UInt64) -> Output.Delivery? {
         guard subscribers[id] != nil else { return .end(.success(())) }
-        return subscribers[id]?.take()
+        return subscribers[id]?.output.take()
     }
 
-    /// Whether an element can be offered now: with `.suspendProducer`, only when every
-    /// subscriber has room.
+    /// Whether an element can be offered now: only when every `.suspendProducer` subscriber
+    /// has room; the others never hold the upstream back.
     @inlinable var canOffer: Bool {
-        policy != .suspendProducer || subscribers.values.allSatisfy { $0.bufferedCount < capacity }
+        suspendingCount == 0 || !subscribers.values.contains { $0.holdsBack }
     }
 
     /// Hands `element` to every subscriber (applying the overflow policy to full ones) and
@@ -97,19 +115,7 @@
             replay.append(element)
         }
         for id in subscribers.keys {
-            if subscribers[id, default: Output()].bufferedCount >= capacity {
-                switch policy {
-                case .dropNewest:
-                    continue
-                case .dropOldest, .latest:
-                    subscribers[id]?.dropOldest()
-                case .suspendProducer:
-                    // Offered only once `canOffer` holds; a replay larger than the capacity
-                    // may still overfill a new subscriber, which then just holds one more.
-                    break
-                }
-            }
-            subscribers[id]?.emit(element)
+            subscribers[id]?.offer(element)
         }
     }
 
@@ -120,9 +126,28 @@
         isConnected = false
         for id in subscribers.keys {
             switch result {
-            case .success: subscribers[id]?.finish()
-            case .failure(let failure): subscribers[id]?.fail(failure)
+            case .success: subscribers[id]?.output.finish()
+            case .failure(let failure): subscribers[id]?.output.fail(failure)
             }
         }
+    }
+}
+
+extension ShareStateMachine.Subscriber {
+    /// Buffers `element`, applying the overflow policy when the buffer is full.
+    @inlinable mutating func offer(_ element: Element) {
+        if output.bufferedCount >= capacity {
+            switch policy {
+            case .dropNewest:
+                return
+            case .dropOldest, .latest:
+                output.dropOldest()
+            case .suspendProducer:
+                // Offered only once `canOffer` holds; a replay larger than the capacity
+                // may still overfill a new subscriber, which then just holds one more.
+                break
+            }
+        }
+        output.emit(element)
     }
 }

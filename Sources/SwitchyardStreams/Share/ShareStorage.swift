@@ -48,16 +48,16 @@ import Synchronization
     @usableFromInline let base: Base
     @usableFromInline let state: Mutex<State>
 
-    @inlinable init(base: Base, replay: Int, capacity: Int, policy: OverflowPolicy) {
+    @inlinable init(base: Base, replay: Int) {
         self.base = base
-        state = Mutex(State(machine: Machine(replay: replay, capacity: capacity, policy: policy)))
+        state = Mutex(State(machine: Machine(replay: replay)))
     }
 
     // MARK: Subscribers
 
     /// Adds a subscriber; the first one connects the upstream by making its iterator.
-    @inlinable func subscribe() -> UInt64 {
-        let (id, connection) = state.withLock { $0.machine.subscribe() }
+    @inlinable func subscribe(capacity: Int, policy: OverflowPolicy) -> UInt64 {
+        let (id, connection) = state.withLock { $0.machine.subscribe(capacity: capacity, policy: policy) }
         if let connection { connect(generation: connection) }
         return id
     }

@@ -25,6 +25,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   - clock: The clock that measures windows; defaults to `ContinuousClock()`.
     ///   - latest: Whether a window emits its latest element (`true`) or its first (`false`).
     /// - Precondition: `interval` is not negative.
+    @_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
     @inlinable public func throttle<C: Clock>(
         for interval: C.Duration,
         tolerance: C.Duration? = nil,

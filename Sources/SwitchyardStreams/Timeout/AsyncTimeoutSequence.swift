@@ -37,6 +37,24 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     }
 }
 
+extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
+    /// Like `timeout(_:tolerance:clock:customError:)` for a sequence that cannot fail: on a
+    /// timeout it fails with `failure()`, so the result's failure type is `NewFailure`.
+    ///
+    /// ```swift
+    /// let fixes = gpsFixes.timeout(.seconds(10), failure: { GPSError.silent })
+    /// ```
+    /// - Precondition: `interval` is not negative.
+    @inlinable public func timeout<C: Clock, NewFailure: Error>(
+        _ interval: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        failure: @escaping @Sendable () -> NewFailure
+    ) -> AsyncTimeoutSequence<AsyncMapFailureSequence<Self, NewFailure>, C> {
+        setFailureType(to: NewFailure.self).timeout(interval, tolerance: tolerance, clock: clock, customError: failure)
+    }
+}
+
 /// A base sequence that ends after too long a silence. Made by
 /// `timeout(_:tolerance:clock:customError:)`.
 public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable

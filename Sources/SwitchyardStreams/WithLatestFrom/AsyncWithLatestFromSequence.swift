@@ -4,6 +4,12 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Emits** `(element, latestOfOther)` for each element of this sequence once `other`
     ///   has produced an element; elements of this sequence that arrive before that are
     ///   dropped. Elements of `other` alone emit nothing.
+    /// - **Latest** follows send order when `other` is a `Broadcast`, a `CurrentValue` or a
+    ///   subscription of one: `other` is then read without a task of its own, at the moment
+    ///   each element of this sequence is handled, so everything sent to `other` before that
+    ///   element (from the same task) is seen, and a `CurrentValue`'s value is there for the
+    ///   very first element. For any other sequence `other` is read by its own task and
+    ///   "latest" means the latest that task had received when the element arrived.
     /// - **Finishes** when this sequence finishes (`other` is then cancelled); `other`
     ///   finishing only freezes the value it pairs.
     /// - **Fails** with the first failure of either sequence; the other one is cancelled.
@@ -12,8 +18,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///
     /// Making the iterator subscribes to both sequences; each is then read, from the first
     /// `next` on, by one task the operator owns and cancels when the consumer's task is
-    /// cancelled or its iterator is released. The two tasks run concurrently, so "latest" means the latest the operator had received when the
-    /// element of this sequence arrived.
+    /// cancelled or its iterator is released.
     ///
     /// ```swift
     /// for await (_, form) in submitTaps.withLatestFrom(formStates) { submit(form) }
@@ -48,6 +53,15 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
     /// they are read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
         let driver = Driver(machine: Machine())
+        if let poll = Self.poller(for: other) {
+            let baseIterator = base.makeAsyncIterator()
+            driver.spawn {
+                var iterator = baseIterator
+                guard await driver.waitForStart() else { return }
+                await Self.consumeBase(&iterator, polling: poll, into: driver)
+            }
+            return Iterator(handle: OperatorDriverHandle(driver))
+        }
         let otherIterator = other.makeAsyncIterator()
         driver.spawn {
             var iterator = otherIterator
@@ -63,9 +77,26 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
         return Iterator(handle: OperatorDriverHandle(driver))
     }
 
-    @inlinable static func consumeBase(_ iterator: inout Base.AsyncIterator, into driver: Driver) async {
+    /// Subscribes to `other` now when it can be polled (see `_LatestPollable`).
+    @inlinable static func poller(for other: Other) -> (@Sendable () -> Other.Element?)? {
+        guard let pollable = other as? any _LatestPollable else { return nil }
+        return typedPoller(pollable)
+    }
+
+    @inlinable static func typedPoller<Source: _LatestPollable>(_ source: Source) -> (@Sendable () -> Other.Element?)? {
+        // `Source` is `Other`, so the element types match and the cast holds.
+        source._makeLatestPoller() as? @Sendable () -> Other.Element?
+    }
+
+    @inlinable static func consumeBase(
+        _ iterator: inout Base.AsyncIterator,
+        polling poll: (@Sendable () -> Other.Element?)? = nil,
+        into driver: Driver
+    ) async {
         let end = await drain(&iterator) { element in
-            await driver.updateThenWaitForRoom { machine, output in
+            let polled = poll?()
+            return await driver.updateThenWaitForRoom { machine, output in
+                if let polled { machine.otherReceived(polled) }
                 if let latest = machine.latest { output.emit((element, latest)) }
             }
         }

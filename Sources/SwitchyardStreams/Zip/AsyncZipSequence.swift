@@ -7,8 +7,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   further tuple is possible); the other inputs are cancelled.
     /// - **Fails** with the first failure of any input, after the tuples emitted before it;
     ///   the other inputs are cancelled.
-    /// - **Buffers** up to 64 unpaired elements per input (an input that is that far ahead
-    ///   waits for the others) and up to 64 tuples the consumer has not taken.
+    /// - **Buffers** every unpaired element, without limit (as Combine's `zip` does), and up
+    ///   to 64 tuples the consumer has not taken. An input far ahead of the others is still
+    ///   read, so it never holds back a shared upstream (one `viewDidLoad` zipped with many
+    ///   taps keeps every other consumer of the taps running); memory grows with the number
+    ///   of unpaired elements, so zip inputs that advance together.
     ///
     /// Making the iterator subscribes to every input (makes its iterator); each input is then
     /// read, from the first `next` on, by one task the operator owns and cancels when the
@@ -42,6 +45,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// ```swift
 /// for await (question, answer) in zip(questions, answers) { show(question, answer) }
 /// ```
+@_disfavoredOverload  // swift-async-algorithms' operator of the same name wins when both are imported
 @inlinable public func zip<First: AsyncSequence & Sendable, Second: AsyncSequence & Sendable, each More: Sendable>(
     _ first: First,
     _ second: Second,

@@ -14,13 +14,14 @@
         case fail
     }
 
-    /// Elements an input may have queued before it waits for the others.
+    /// Elements an input may have queued before it waits for the others. `zip` passes no
+    /// limit: an input that waits can stall a shared upstream (see `AsyncSequence.zip`).
     @usableFromInline let queueLimit: Int
     @usableFromInline var queues: [OperatorRing<Value>]
     @usableFromInline var finished: [Bool]
     @usableFromInline var ended = false
 
-    @inlinable init(inputs: Int, queueLimit: Int = 64) {
+    @inlinable init(inputs: Int, queueLimit: Int = .max) {
         self.queueLimit = queueLimit
         queues = Array(repeating: OperatorRing(), count: inputs)
         finished = Array(repeating: false, count: inputs)

@@ -43,10 +43,10 @@ struct OptionSpec: Sendable, Equatable {
     /// Whether the option takes a value.
     var takesValue: Bool { valueName != nil }
 
-    /// How it is spelled in usage lines, the short form when there is one: `--since ID|TIME`,
-    /// `-n N`, `--json`.
+    /// How it is spelled in usage lines: an option with a value by its short form when there
+    /// is one (`-n N`, `--since ID|TIME`), a flag by its long name (`--follow`).
     var synopsis: String {
-        let spelling = short.map { "-\($0)" } ?? "--\(name)"
+        let spelling = (takesValue ? short.map { "-\($0)" } : nil) ?? "--\(name)"
         return valueName.map { "\(spelling) \($0)" } ?? spelling
     }
 

@@ -1,6 +1,23 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
+    /// Like `flatMap(maxConcurrent:_:)`, for inner sequences that can fail when this sequence
+    /// cannot: the result fails with the first inner failure.
+    ///
+    /// ```swift
+    /// let pages = pageURLs.flatMap(maxConcurrent: 4) { url in download(url) }  // download throws
+    /// ```
+    @_disfavoredOverload
+    @inlinable public func flatMap<Inner: AsyncSequence & Sendable>(
+        maxConcurrent: Int = .max,
+        _ transform: @escaping @Sendable (Element) -> Inner
+    ) -> AsyncConcurrentFlatMapSequence<AsyncMapFailureSequence<Self, Inner.Failure>, Inner> where Inner.Element: Sendable {
+        setFailureType(to: Inner.Failure.self).flatMap(maxConcurrent: maxConcurrent, transform)
+    }
+}
+
 extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// Maps each element to an inner sequence and emits the elements of up to
-    /// `maxConcurrent` inner sequences at a time, interleaved as they arrive.
+    /// `maxConcurrent` inner sequences at a time (all of them by default, as Combine's
+    /// `flatMap`), interleaved as they arrive.
     ///
     /// - **Emits** each element of every inner sequence as soon as it arrives; the elements of
     ///   one inner sequence keep their order. With `maxConcurrent: 1` the inner sequences run
@@ -20,13 +37,15 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// let pages = pageURLs.flatMap(maxConcurrent: 4) { url in download(url) }
     /// ```
     ///
+    /// - Parameter maxConcurrent: How many inner sequences may run at once; defaults to
+    ///   `Int.max` (unlimited).
     /// - Precondition: `maxConcurrent` is at least 1.
     @inlinable public func flatMap<Inner: AsyncSequence & Sendable>(
-        maxConcurrent: Int,
+        maxConcurrent: Int = .max,
         _ transform: @escaping @Sendable (Element) -> Inner
-    ) -> AsyncFlatMapSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
+    ) -> AsyncConcurrentFlatMapSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
         precondition(maxConcurrent >= 1, "flatMap(maxConcurrent:) needs at least 1, got \(maxConcurrent)")
-        return AsyncFlatMapSequence(base: self, maxConcurrent: maxConcurrent, transform: transform)
+        return AsyncConcurrentFlatMapSequence(base: self, maxConcurrent: maxConcurrent, transform: transform)
     }
 
     /// Maps each element to an asynchronous call, running up to `maxConcurrent` calls at a
@@ -39,7 +58,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///
     /// - Precondition: `maxConcurrent` is at least 1.
     @inlinable public func flatMap<Value: Sendable>(
-        maxConcurrent: Int,
+        maxConcurrent: Int = .max,
         _ transform: @escaping @Sendable (Element) async throws(Failure) -> Value
     ) -> some AsyncSequence<Value, Failure> & Sendable {
         flatMap(maxConcurrent: maxConcurrent) { element in
@@ -49,8 +68,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 }
 
 /// The elements of the inner sequences made from a base sequence's elements, a bounded number
-/// at a time. Made by `flatMap(maxConcurrent:_:)`.
-public struct AsyncFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
+/// at a time. Made by `flatMap(maxConcurrent:_:)`. (Named apart from the standard library's
+/// sequential `AsyncFlatMapSequence`.)
+public struct AsyncConcurrentFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
     /// The elements of the inner sequences.
     public typealias Element = Inner.Element
@@ -144,4 +164,4 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
 }
 
 @available(*, unavailable)
-extension AsyncFlatMapSequence.Iterator: Sendable {}
+extension AsyncConcurrentFlatMapSequence.Iterator: Sendable {}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The README's runnable shell examples: each code block after a `<!-- readme-check -->`
+/// comment holds `$ switchyard …` lines, each followed by the output it shows. The test runs
+/// every one with the real executable in the package root and compares the output's shape
+/// (times, ids and other numbers may differ; a line ending in `...` matches any rest).
+@Suite(.serialized)
+struct ReadmeShellExamplesTests {
+    struct Example: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let expected: [String]
+        var testDescription: String { "switchyard " + arguments.joined(separator: " ") }
+    }
+
+    static let examples: [Example] = {
+        let readme = (try? String(contentsOf: SwitchyardProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        var examples: [Example] = []
+        var lines = readme.components(separatedBy: "\n")[...]
+        while let line = lines.popFirst() {
+            guard line.trimmingCharacters(in: .whitespaces) == "<!-- readme-check -->" else { continue }
+            guard lines.popFirst()?.hasPrefix("```") == true else { continue }
+            var current: (arguments: [String], expected: [String])?
+            while let body = lines.popFirst(), !body.hasPrefix("```") {
+                if body.hasPrefix("$ switchyard") {
+                    if let current { examples.append(Example(arguments: current.arguments, expected: current.expected)) }
+                    current = (words(String(body.dropFirst("$ switchyard".count))), [])
+                } else {
+                    current?.expected.append(body)
+                }
+            }
+            if let current { examples.append(Example(arguments: current.arguments, expected: current.expected)) }
+        }
+        return examples
+    }()
+
+    /// The README marks examples to check, so this test cannot pass on nothing.
+    @Test func readmeHasCheckedExamples() {
+        #expect(Self.examples.count >= 4)
+    }
+
+    /// Each example prints what the README shows, in shape.
+    @Test(arguments: examples)
+    func exampleOutputMatches(example: Example) async throws {
+        let process = try SwitchyardProcess(example.arguments)
+        _ = await process.exitStatus()
+        let output = (process.stdout + process.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let actual = Array(output.reversed().drop { $0.isEmpty }.reversed())
+        #expect(actual.count == example.expected.count, "README shows:\n\(example.expected.joined(separator: "\n"))\nactual:\n\(actual.joined(separator: "\n"))")
+        for (shown, real) in zip(example.expected, actual) {
+            #expect(Self.matches(shown: shown, real: real), "README: \(shown)\nactual: \(real)")
+        }
+    }
+
+    /// Whether `real` has the shape of the README's `shown` line.
+    static func matches(shown: String, real: String) -> Bool {
+        let shownShape = shape(shown)
+        if shownShape.hasSuffix("...") { return shape(real).hasPrefix(String(shownShape.dropLast(3))) }
+        return shownShape == shape(real)
+    }
+
+    /// A line with its times and numbers replaced by placeholders.
+    static func shape(_ line: String) -> String {
+        line.replacingOccurrences(of: #"\d{4}-\d\d-\d\dT[0-9:.]+Z"#, with: "TIME", options: .regularExpression)
+            .replacingOccurrences(of: #"\d+(\.\d+)?"#, with: "0", options: .regularExpression)
+    }
+
+    /// Shell words: spaces separate, single and double quotes group.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == " " {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+}

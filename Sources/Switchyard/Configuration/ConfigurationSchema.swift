@@ -133,5 +133,7 @@ extension BusSettings {
         SettingDescription("journal.snapshotEvery", "integer ≥ 1", default: "10000", "Actions journaled between state snapshots."),
         SettingDescription("stopTimeout", "number of seconds > 0", default: "10", "How long plugins get to stop on shutdown."),
         SettingDescription("inboxCapacity", "integer 1-10000000", default: "4096", "Actions waiting in the store's inbox before senders wait."),
+        SettingDescription("logLevel", "\"trace\" | \"debug\" | \"info\" | \"warning\" | \"error\"", default: "\"info\"",
+                           "The lowest level of log lines on stderr; --log-level overrides it."),
     ]
 }

@@ -48,11 +48,15 @@ let package = Package(
                 "LocationEmitterPlugin", "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
+        // One runnable example per source article (Examples/Sources), each tested in ExamplesTests.
+        .target(name: "SwitchyardExamples", dependencies: ["Switchyard"], path: "Examples/Sources"),
+        .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
         // Uses the library only through its products, as a program depending on the package would.
+        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardExamples", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["SwitchyardTestSupport", "LoggerPlugin", "Switchyard"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),

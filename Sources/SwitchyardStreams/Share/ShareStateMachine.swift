@@ -20,15 +20,21 @@
             self.policy = policy
         }
 
+        /// Whether this subscriber can ever hold the upstream back: a bounded `.suspendProducer`.
+        @inlinable var mayHoldBack: Bool {
+            policy == .suspendProducer && capacity < .max
+        }
+
         /// Whether the upstream has to wait for this subscriber before offering more.
         @inlinable var holdsBack: Bool {
-            policy == .suspendProducer && output.bufferedCount >= capacity
+            mayHoldBack && output.bufferedCount >= capacity
         }
     }
 
     @usableFromInline let replayCount: Int
     @usableFromInline var subscribers: [UInt64: Subscriber] = [:]
-    /// How many subscribers chose `.suspendProducer`: only they can hold the upstream back.
+    /// How many subscribers may hold the upstream back (see `Subscriber.mayHoldBack`); with
+    /// none, offering skips looking at every subscriber.
     @usableFromInline var suspendingCount = 0
     @usableFromInline var replay: [Element] = []
     @usableFromInline var end: Result<Void, Failure>?
@@ -64,7 +70,7 @@
         case .failure(let failure): subscriber.output.fail(failure)
         case nil: break
         }
-        if policy == .suspendProducer { suspendingCount += 1 }
+        if subscriber.mayHoldBack { suspendingCount += 1 }
         subscribers[nextID] = subscriber
         return (nextID, connection)
     }
@@ -74,7 +80,7 @@
     ///   (and its replay buffer emptied) so the upstream can be cancelled.
     @inlinable mutating func unsubscribe(_ id: UInt64) -> Bool {
         guard let removed = subscribers.removeValue(forKey: id) else { return false }
-        if removed.policy == .suspendProducer { suspendingCount -= 1 }
+        if removed.mayHoldBack { suspendingCount -= 1 }
         guard subscribers.isEmpty, isConnected else { return false }
         isConnected = false
         replay = []

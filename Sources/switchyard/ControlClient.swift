@@ -39,6 +39,16 @@ final class ControlClient {
             }
             throw Failure(message: "cannot connect to \(path): \(String(cString: strerror(code)))")
         }
+        // Nothing is sent to a socket another user serves: whoever could replace the socket
+        // file would otherwise receive the request. The kernel's record of the listener's
+        // user cannot be forged, and checking the connected socket leaves no race. As with
+        // ssh's files, the client's own user and root are trusted.
+        let owner = PeerCredentials.userID(of: descriptor)
+        guard let owner, owner == geteuid() || owner == 0 else {
+            close(descriptor)
+            throw Failure(message: "refusing to talk to \(path): it is served by " + (owner.map { "uid \($0)" } ?? "an unknown user")
+                + ", neither your user (uid \(geteuid())) nor root")
+        }
     }
 
     deinit {

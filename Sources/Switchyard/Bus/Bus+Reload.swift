@@ -64,6 +64,10 @@ extension Bus {
             kept.append("bus.logLevel \(JSON.string(old.bus.logLevel.rawValue)) (the log is set up when the bus starts)")
             settings.logLevel = old.bus.logLevel
         }
+        if settings.control != old.bus.control {
+            kept.append("bus.control (the control server reads it when the bus starts)")
+            settings.control = old.bus.control
+        }
         if settings.inboxCapacity != old.bus.inboxCapacity {
             kept.append("bus.inboxCapacity \(old.bus.inboxCapacity) (the inbox is sized when the bus starts)")
             settings.inboxCapacity = old.bus.inboxCapacity

@@ -5,6 +5,7 @@ final class BusStorage: Sendable {
     let dataDirectory: String
     let services: BusServices
     let journal: Journal?
+    let control: ControlSettings
     private let lock: Mutex<DataDirectoryLock?>
     private let server = Mutex<ControlServer?>(nil)
 
@@ -15,8 +16,9 @@ final class BusStorage: Sendable {
         var firstSequence: UInt64
     }
 
-    private init(dataDirectory: String, services: BusServices, journal: Journal?, lock: DataDirectoryLock) {
+    private init(dataDirectory: String, services: BusServices, journal: Journal?, control: ControlSettings, lock: DataDirectoryLock) {
         self.dataDirectory = dataDirectory
+        self.control = control
         self.services = services
         self.journal = journal
         self.lock = Mutex(lock)
@@ -56,7 +58,7 @@ final class BusStorage: Sendable {
                 log.write(.info, "journal: restored through sequence \(restored.lastSequence) (\(snapshot)\(restored.replayed) replayed) from \(opened.layout.directory) in \(Int((clock.now - started).seconds * 1000)) ms")
             }
         }
-        let storage = BusStorage(dataDirectory: settings.dataDirectory, services: services, journal: journal, lock: lock)
+        let storage = BusStorage(dataDirectory: settings.dataDirectory, services: services, journal: journal, control: settings.control, lock: lock)
         return Opened(storage: storage, state: state, firstSequence: firstSequence)
     }
 
@@ -79,7 +81,10 @@ final class BusStorage: Sendable {
         journal?.startFlushing(on: clock)
         guard services.controlSocket else { return }
         do {
-            let started = try ControlServer.start(path: socketPath, limits: services.controlLimits, backend: backend, log: log)
+            var limits = services.controlLimits
+            limits.allowedUserIDs.formUnion(control.allowedUserIDs)
+            limits.idleTimeout = control.idleTimeout
+            let started = try ControlServer.start(path: socketPath, limits: limits, backend: backend, log: log)
             server.withLock { $0 = started }
         } catch {
             throw .controlSocket(socketPath, reason: error.description)

@@ -14,6 +14,9 @@ public struct BusSettings: Sendable, Hashable {
     /// The lowest level of the bus log that is written; default `.info`. The `switchyard run`
     /// option `--log-level` overrides it.
     public var logLevel: LogSink.Level
+    /// Who may use the control socket and how long idle connections stay; see
+    /// ``ControlSettings`` for its defaults.
+    public var control = ControlSettings()
 
     /// Creates settings; every parameter has the default documented on its property (a `nil`
     /// data directory is `.switchyard/<name>`).
@@ -66,7 +69,7 @@ public struct BusSettings: Sendable, Hashable {
         }
         let dataDirectory = named ?? defaultDataDirectory(forBus: name, environment: environment)
         if dataDirectory.isEmpty { settings.problem("dataDirectory", "expected a non-empty string, got \"\"") }
-        return BusSettings(
+        var result = BusSettings(
             name: name,
             dataDirectory: dataDirectory,
             journal: settings.object("journal").map(JournalSettings.read(from:)) ?? defaults.journal,
@@ -74,6 +77,8 @@ public struct BusSettings: Sendable, Hashable {
             inboxCapacity: settings.int("inboxCapacity", default: defaults.inboxCapacity, range: 1...10_000_000),
             logLevel: settings.oneOf("logLevel", default: defaults.logLevel)
         )
+        result.control = settings.object("control").map(ControlSettings.read(from:)) ?? defaults.control
+        return result
     }
 }
 

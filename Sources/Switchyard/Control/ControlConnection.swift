@@ -18,6 +18,8 @@ final class ControlConnection {
     var closeDeadline: ContinuousClock.Instant?
     /// The task streaming to a watching connection.
     var watcher: Task<Void, Never>?
+    /// When the connection last received bytes or had anything to do, for the idle timeout.
+    var lastActivity = ContinuousClock.now
 
     init(descriptor: Int32, limits: ControlLimits) {
         self.descriptor = descriptor
@@ -42,6 +44,7 @@ final class ControlConnection {
         while session.wantsInput(readAhead: ControlLimits.readAhead) {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
+                lastActivity = ContinuousClock.now
                 buffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 continue
             }
@@ -86,6 +89,16 @@ final class ControlConnection {
     /// server may close it.
     var isIdle: Bool {
         !session.isWatching && !session.isBusy && (outputBroken || outbox.pendingCount == 0)
+    }
+
+    /// Whether the connection has waited for a request longer than `timeout`: it is not
+    /// watching, has nothing in flight or to send, and has received nothing since.
+    func isIdle(longerThan timeout: Duration, now: ContinuousClock.Instant) -> Bool {
+        guard isIdle, closeDeadline == nil else {
+            lastActivity = now
+            return false
+        }
+        return now - lastActivity >= timeout
     }
 
     /// Closes the socket and cancels the watcher; an in-flight dispatch still completes, and

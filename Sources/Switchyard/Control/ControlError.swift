@@ -17,6 +17,8 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooSlow = "too-slow"
         case tooManyClients = "too-many-clients"
         case journalFailed = "journal-failed"
+        case permissionDenied = "permission-denied"
+        case idleTimeout = "idle-timeout"
     }
 
     private let kind: Code
@@ -30,7 +32,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The stable code: `malformed-json`, `line-too-long`, `invalid-request`, `missing-field`,
     /// `invalid-field`, `unknown-op`, `invalid-action`, `not-found`, `busy`, `stopping`,
-    /// `too-slow`, `too-many-clients` or `journal-failed`.
+    /// `too-slow`, `too-many-clients`, `journal-failed`, `permission-denied` or `idle-timeout`.
     public var code: String { kind.rawValue }
 
     /// `unknown-op: ...`.
@@ -90,6 +92,20 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server is at its connection limit; the connection is closed.
     public static func tooManyClients(limit: Int) -> ControlError {
         ControlError(.tooManyClients, "the bus serves at most \(limit) control connections at a time")
+    }
+
+    /// The server is out of file descriptors (its own limit or the system's); the connection
+    /// is closed.
+    public static let outOfDescriptors = ControlError(.tooManyClients, "the bus has run out of file descriptors; try again later")
+
+    /// The connecting user is neither the bus's user nor one it allows; the connection is closed.
+    public static func permissionDenied(userID: UInt32) -> ControlError {
+        ControlError(.permissionDenied, "uid \(userID) may not use this bus (allow it with bus.control.allowUIDs or allowUsers)")
+    }
+
+    /// The connection sent no request for the idle timeout; it is closed.
+    public static func idleTimeout(_ timeout: Duration) -> ControlError {
+        ControlError(.idleTimeout, "no request for \(timeout); the connection is closed")
     }
 
     /// The journal could not write the action (`reason` names the file and errno): it was not

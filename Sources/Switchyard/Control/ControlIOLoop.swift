@@ -6,12 +6,26 @@ final class ControlIOLoop {
     /// How long a watcher whose stream ended may take to read what is queued for it.
     static let closeGrace: Duration = .seconds(1)
 
+    /// How long accepting pauses after `accept` failed (out of descriptors, say).
+    static let acceptPause: Duration = .milliseconds(100)
+
     private let server: ControlServer
     private var connections: [ControlConnection] = []
     private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// Held open to be given up when descriptors run out (see ``acceptConnections()``).
+    private var spareDescriptor: Int32
+    private var acceptPausedUntil: ContinuousClock.Instant?
+    private var loggedDescriptorExhaustion = false
+    private var loggedRefusedUsers = Set<UInt32>()
+    private let ownUser = geteuid()
 
     init(server: ControlServer) {
         self.server = server
+        self.spareDescriptor = Self.openSpare()
+    }
+
+    deinit {
+        if spareDescriptor >= 0 { Glibc.close(spareDescriptor) }
     }
 
     func run() {
@@ -25,14 +39,21 @@ final class ControlIOLoop {
                 }
                 if connections.isEmpty { break }
             }
+            let idleDue = deadline == nil ? closeIdleConnections() : nil
+            if let paused = acceptPausedUntil, ContinuousClock.now >= paused { acceptPausedUntil = nil }
+            let accepting = deadline == nil && acceptPausedUntil == nil
             var descriptors = [pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0)]
-            descriptors.append(pollfd(fd: deadline == nil ? server.listener : -1, events: Int16(POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: accepting ? server.listener : -1, events: Int16(POLLIN), revents: 0))
             for connection in connections {
                 let interest = connection.interest
                 descriptors.append(pollfd(fd: interest == nil ? -1 : connection.descriptor, events: interest ?? 0, revents: 0))
             }
             let closing = connections.contains { $0.closeDeadline != nil }
-            let timeout: Int32 = deadline == nil && !closing ? -1 : 10
+            var timeout: Int32 = deadline == nil && !closing ? -1 : 10
+            for due in [idleDue, acceptPausedUntil.map { $0 - ContinuousClock.now }].compactMap({ $0 }) {
+                let milliseconds = Int32(clamping: max(1, due.components.seconds * 1000 + due.components.attoseconds / 1_000_000_000_000_000 + 1))
+                timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
+            }
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else {
                 server.log.write(.error, "control: the socket server stopped: poll failed: \(SystemError.text(errno))")
                 break
@@ -55,21 +76,100 @@ final class ControlIOLoop {
         server.markExited()
     }
 
+    /// Accepts every pending connection. A user the bus does not serve gets
+    /// `permission-denied`; one over the client limit gets `too-many-clients`. Out of
+    /// descriptors (`EMFILE`/`ENFILE`), the spare descriptor is given up for a moment so the
+    /// waiting client can be accepted, told `too-many-clients` and closed (it would otherwise
+    /// hang in the backlog while `poll` reports the listener ready forever), and accepting
+    /// pauses briefly so the loop cannot spin.
     private func acceptConnections() {
-        while let descriptor = UnixSocket.accept(from: server.listener) {
-            guard connections.count < server.limits.maximumClients else {
-                let line = ControlReply.error(.tooManyClients(limit: server.limits.maximumClients))
-                _ = line.withUnsafeBytes { UnixSocket.send(descriptor, $0) }
-                Glibc.close(descriptor)
+        while true {
+            switch UnixSocket.accept(from: server.listener) {
+            case .none:
+                return
+            case .failed(let code) where code == EMFILE || code == ENFILE:
                 server.count { $0.refused += 1 }
-                continue
-            }
-            connections.append(ControlConnection(descriptor: descriptor, limits: server.limits))
-            server.count { statistics in
-                statistics.accepted += 1
-                statistics.clients += 1
+                if !loggedDescriptorExhaustion {
+                    loggedDescriptorExhaustion = true
+                    server.log.write(.warning, "control: out of file descriptors (\(SystemError.text(code))); refusing connections with too-many-clients until some close")
+                }
+                refuseWithSpareDescriptor()
+                acceptPausedUntil = ContinuousClock.now.advanced(by: Self.acceptPause)
+                return
+            case .failed(let code):
+                server.log.write(.warning, "control: accept failed: \(SystemError.text(code)); pausing")
+                acceptPausedUntil = ContinuousClock.now.advanced(by: Self.acceptPause)
+                return
+            case .connection(let descriptor):
+                loggedDescriptorExhaustion = false
+                admit(descriptor)
             }
         }
+    }
+
+    private func admit(_ descriptor: Int32) {
+        if let user = PeerCredentials.userID(of: descriptor), user != ownUser, !server.limits.allowedUserIDs.contains(user) {
+            refuse(descriptor, with: .permissionDenied(userID: user))
+            if loggedRefusedUsers.insert(user).inserted {
+                server.log.write(.warning, "control: refused a connection from uid \(user) (not the bus's user; see bus.control.allowUIDs)")
+            }
+            return
+        }
+        guard connections.count < server.limits.maximumClients else {
+            refuse(descriptor, with: .tooManyClients(limit: server.limits.maximumClients))
+            return
+        }
+        connections.append(ControlConnection(descriptor: descriptor, limits: server.limits))
+        server.count { statistics in
+            statistics.accepted += 1
+            statistics.clients += 1
+        }
+    }
+
+    private func refuse(_ descriptor: Int32, with error: ControlError) {
+        let line = ControlReply.error(error)
+        _ = line.withUnsafeBytes { UnixSocket.send(descriptor, $0) }
+        Glibc.close(descriptor)
+        server.count { $0.refused += 1 }
+    }
+
+    private func refuseWithSpareDescriptor() {
+        guard spareDescriptor >= 0 else { return }
+        Glibc.close(spareDescriptor)
+        spareDescriptor = -1
+        if case .connection(let descriptor) = UnixSocket.accept(from: server.listener) {
+            let line = ControlReply.error(.outOfDescriptors)
+            _ = line.withUnsafeBytes { UnixSocket.send(descriptor, $0) }
+            Glibc.close(descriptor)
+        }
+        spareDescriptor = Self.openSpare()
+    }
+
+    private static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Closes request connections that have waited longer than the idle timeout for a
+    /// request, telling them why; returns how long until the next one may be due.
+    private func closeIdleConnections() -> Duration? {
+        let timeout = server.limits.idleTimeout
+        let now = ContinuousClock.now
+        var nextDue: Duration?
+        connections.removeAll { connection in
+            guard connection.isIdle(longerThan: timeout, now: now) else {
+                if connection.isIdle {
+                    let remaining = timeout - (now - connection.lastActivity)
+                    nextDue = min(nextDue ?? remaining, remaining)
+                }
+                return false
+            }
+            let line = ControlReply.error(.idleTimeout(timeout))
+            _ = line.withUnsafeBytes { UnixSocket.send(connection.descriptor, $0) }
+            server.count { $0.idleClosed += 1 }
+            close(connection)
+            return true
+        }
+        return nextDue
     }
 
     /// Collects the connection's events, runs its steps while its replies fit, and sends.

@@ -11,6 +11,13 @@ public struct ControlLimits: Sendable, Hashable {
     public var watcherBufferBytes: Int
     /// How many actions may wait for a watcher's task before it is dropped. Default: 8192.
     public var watcherBufferActions: Int
+    /// Users besides the bus's own whose connections are served; any other user's connection
+    /// gets `permission-denied` and is closed (the peer's user comes from `SO_PEERCRED`).
+    /// Default: none.
+    public var allowedUserIDs: Set<UInt32> = []
+    /// How long a connection may go without a request before it is closed; watchers and
+    /// connections with replies pending are never idle. Default: 300 seconds.
+    public var idleTimeout: Duration = .seconds(300)
 
     /// Creates limits; each parameter defaults as documented on its property.
     public init(

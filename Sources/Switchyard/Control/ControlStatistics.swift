@@ -8,8 +8,11 @@ public struct ControlStatistics: Sendable, Hashable {
     public var watchers = 0
     /// Connections accepted since the bus started.
     public var accepted: UInt64 = 0
-    /// Connections refused at the client limit.
+    /// Connections refused: at the client limit, out of file descriptors, or from a user the
+    /// bus does not serve.
     public var refused: UInt64 = 0
+    /// Connections closed after the idle timeout without a request.
+    public var idleClosed: UInt64 = 0
     /// Requests handled.
     public var requests: UInt64 = 0
     /// Error replies sent.

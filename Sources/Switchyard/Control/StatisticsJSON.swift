@@ -50,6 +50,7 @@ extension ControlStatistics {
             "watchers": .integer(Int64(watchers)),
             "accepted": .integer(Int64(clamping: accepted)),
             "refused": .integer(Int64(clamping: refused)),
+            "idleClosed": .integer(Int64(clamping: idleClosed)),
             "requests": .integer(Int64(clamping: requests)),
             "errors": .integer(Int64(clamping: errors)),
             "watchersDropped": .integer(Int64(clamping: watchersDropped)),

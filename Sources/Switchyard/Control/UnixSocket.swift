@@ -61,18 +61,28 @@ enum UnixSocket {
         return descriptor
     }
 
-    /// Accepts one pending connection as a non-blocking, close-on-exec descriptor; `nil`
-    /// when none is pending.
-    static func accept(from listener: Int32) -> Int32? {
+    /// What one `accept` gave.
+    enum Accepted {
+        /// A connection, non-blocking and close-on-exec.
+        case connection(Int32)
+        /// No connection is pending.
+        case none
+        /// The call failed with this `errno` (`EMFILE`/`ENFILE` when out of descriptors).
+        case failed(Int32)
+    }
+
+    /// Accepts one pending connection as a non-blocking, close-on-exec descriptor.
+    static func accept(from listener: Int32) -> Accepted {
         while true {
             let descriptor = Glibc.accept(listener, nil, nil)
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-                return descriptor
+                return .connection(descriptor)
             }
             if errno == EINTR || errno == ECONNABORTED { continue }
-            return nil
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .none }
+            return .failed(errno)
         }
     }
 

@@ -26,6 +26,8 @@ enum FileSystem {
         guard status.st_mode & S_IFMT == S_IFDIR else {
             throw .system(path: path, operation: "use", reason: "it exists and is not a directory")
         }
+        // A directory created here has mode 0700 already; an existing one is checked by
+        // DataDirectoryCheck, which refuses rather than changes what the user made.
     }
 
     /// The names in the directory at `path`, without `.` and `..`; empty when it does not exist.
@@ -45,14 +47,24 @@ enum FileSystem {
         return names
     }
 
-    /// The whole contents of the file at `path`.
-    static func read(_ path: String) throws(JournalError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The whole contents of the regular file at `path`, at most `maximumSize` bytes.
+    ///
+    /// A symbolic link is not followed and anything but a regular file is refused, opened
+    /// non-blocking, so a FIFO or device planted in the data directory never hangs the bus.
+    static func read(_ path: String, maximumSize: Int = .max) throws(JournalError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw .system(path: path, operation: "open", errno: errno) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var status = stat()
-        if fstat(descriptor, &status) == 0 { bytes.reserveCapacity(Int(status.st_size)) }
+        guard fstat(descriptor, &status) == 0 else { throw .system(path: path, operation: "inspect", errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .system(path: path, operation: "read", reason: "it is not a regular file")
+        }
+        guard Int(status.st_size) <= maximumSize else {
+            throw .system(path: path, operation: "read", reason: "it is larger than \(maximumSize) bytes")
+        }
+        bytes.reserveCapacity(Int(status.st_size))
         var chunk = [UInt8](repeating: 0, count: 256 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -62,6 +74,9 @@ enum FileSystem {
                 throw .system(path: path, operation: "read", errno: errno)
             }
             bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > maximumSize {
+                throw .system(path: path, operation: "read", reason: "it is larger than \(maximumSize) bytes")
+            }
         }
     }
 
@@ -73,7 +88,7 @@ enum FileSystem {
 
     /// Flushes a directory's entries, so a file created or renamed in it survives a crash.
     static func syncDirectory(_ path: String) throws(JournalError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { throw .system(path: path, operation: "open", errno: errno) }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw .system(path: path, operation: "flush", errno: errno) }

@@ -9,9 +9,11 @@ final class OpenFile: Sendable {
     let path: String
     let descriptor: Int32
 
-    /// Opens `path` with `flags` (`O_CLOEXEC` is added) and mode 0600 for a created file.
+    /// Opens `path` with `flags` and mode 0600 for a created file. `O_CLOEXEC` and
+    /// `O_NOFOLLOW` are added: a symbolic link planted in the data directory fails the open
+    /// (`ELOOP`) instead of sending the bus's writes to the file it points at.
     init(path: String, flags: Int32) throws(JournalError) {
-        let descriptor = open(path, flags | O_CLOEXEC, 0o600)
+        let descriptor = open(path, flags | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .system(path: path, operation: "open", errno: errno) }
         self.path = path
         self.descriptor = descriptor

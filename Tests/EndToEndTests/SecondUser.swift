@@ -1,0 +1,53 @@
+import Foundation
+
+/// A second, unprivileged user for tests of ownership and peer checks; created with `useradd`
+/// when the tests run as root (CI does), unavailable otherwise.
+enum SecondUser {
+    static let name = "switchyard-other"
+
+    /// The user's ids; `nil` when not root (or `useradd` failed).
+    static let account: (uid: uid_t, gid: gid_t)? = {
+        guard geteuid() == 0 else { return nil }
+        if getpwnam(name) == nil {
+            let useradd = Process()
+            useradd.executableURL = URL(fileURLWithPath: "/usr/sbin/useradd")
+            useradd.arguments = ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name]
+            try? useradd.run()
+            useradd.waitUntilExit()
+        }
+        guard let entry = getpwnam(name) else { return nil }
+        return (entry.pointee.pw_uid, entry.pointee.pw_gid)
+    }()
+
+    /// Whether tests needing the user run: as root, or under `CI` (where they fail if not root).
+    static var testsEnabled: Bool { account != nil || ProcessInfo.processInfo.environment["CI"] != nil }
+    static let missingMessage = "needs root to create and use a second user (useradd, setpriv)"
+
+    /// The user's ids, or a thrown failure (under `CI` when not root).
+    static func required() throws -> (uid: uid_t, gid: gid_t) {
+        guard let account else { throw ControlE2EFailure(description: missingMessage) }
+        return account
+    }
+
+    /// Starts `command` as the second user (via setpriv) in `directory`, output to `log`.
+    static func start(_ command: [String], in directory: URL, log: String) throws -> Process {
+        let (uid, gid) = try required()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] + command
+        process.currentDirectoryURL = directory
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Hands `path` (and, with `recursive`, everything under it) to the second user.
+    static func own(_ path: String) throws {
+        let (uid, gid) = try required()
+        guard chown(path, uid, gid) == 0 else { throw ControlE2EFailure(description: "chown \(path): \(String(cString: strerror(errno)))") }
+    }
+}

@@ -37,6 +37,8 @@ let package = Package(
                 "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
+        // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
+        .target(name: "SwitchyardTestSupport", path: "Tests/TestSupport"),
         // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
         .target(name: "CSwitchyardStartup"),
         .executableTarget(
@@ -51,26 +53,26 @@ let package = Package(
         .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
-        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardStreams", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
         // Uses the library only through its products, as a program depending on the package would.
         .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardExamples", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["TimerPlugin", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "GPSDPluginTests", dependencies: ["GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
-        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["SwitchyardTestSupport", "LoggerPlugin", "Switchyard"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),
+        .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(
             name: "NetworkFetchPluginTests",
-            dependencies: ["NetworkFetchPlugin"],
+            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin"],
             exclude: ["Support/scripted_server.py"]
         ),
-        .testTarget(name: "NATSPluginTests", dependencies: ["NATSPlugin", "switchyard"]),
-        .testTarget(name: "ExecPluginTests", dependencies: ["ExecPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["switchyard"]),
+        .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard"]),
+        .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
+        .testTarget(name: "FuzzTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin"]),
         // The command line's parser, help and completions, tested in-process (@testable import).
-        .testTarget(name: "CommandLineTests", dependencies: ["switchyard"]),
-        .testTarget(name: "FuzzTests", dependencies: ["GPSDPlugin"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
     ] + pluginTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import Synchronization
 
 /// A clock whose time moves only when a test advances it, so time-based operators are tested
@@ -104,14 +109,26 @@ public struct ManualClock: Clock {
     }
 
     /// Waits, yielding and never sleeping, until at least `count` tasks sleep on this clock.
-    /// Returns `false` when that does not happen within `limit` of real time (default 10 s), so
-    /// a test that registers fewer timers than it expects fails instead of hanging.
-    public func waitForSleepers(atLeast count: Int, limit: Duration = .seconds(10)) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
+    /// Returns `false` when that does not happen within `limit` of real time (default 30 s,
+    /// multiplied by the environment variable `SWITCHYARD_TEST_TIMEOUT_SCALE` when it holds a
+    /// positive number), so a test that registers fewer timers than it expects fails instead of
+    /// hanging, and a busy machine is not mistaken for such a test.
+    public func waitForSleepers(atLeast count: Int, limit: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: limit * RealTimeScale.factor)
         while sleeperCount < count {
             if ContinuousClock.now > deadline || Task.isCancelled { return false }
             await Task.yield()
         }
         return true
     }
+}
+
+/// The factor a test's real-time safety bounds are multiplied by: `SWITCHYARD_TEST_TIMEOUT_SCALE`
+/// when it is a positive number, else 1.
+enum RealTimeScale {
+    static let factor: Double = {
+        guard let text = getenv("SWITCHYARD_TEST_TIMEOUT_SCALE").map({ String(cString: $0) }),
+              let value = Double(text), value.isFinite, value > 0 else { return 1 }
+        return value
+    }()
 }

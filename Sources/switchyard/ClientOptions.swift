@@ -3,13 +3,16 @@ import Switchyard
 
 /// Where the client and journal commands find the bus.
 ///
-/// The socket is `--socket PATH`, or `control.sock` in the data directory of `--config FILE`,
-/// or in that of `Config/default.json` when it exists, or `.switchyard/control.sock`. Relative
-/// data directories are taken from the working directory, as `switchyard run` does.
+/// The socket is `--socket PATH`, or `control.sock` in the data directory the other options
+/// name: `--data-dir DIR` (also spelled `--data-directory`), `--bus NAME`, `--config FILE`,
+/// `$SWITCHYARD_DATA`, or else the only bus in `.switchyard/` or `/var/lib/switchyard/` (see
+/// ``BusLocator``). Relative data directories are taken from the working directory, as
+/// `switchyard run` does.
 struct ClientOptions: Sendable {
     var socket: String?
     var configuration: String?
     var dataDirectory: String?
+    var bus: String?
 
     /// The options of a parsed command line (see ``CommandTable/clientOptions`` and
     /// ``CommandTable/journalOptions``).
@@ -17,30 +20,35 @@ struct ClientOptions: Sendable {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         socket = parsed.value("socket")
         configuration = parsed.value("config")
-        dataDirectory = parsed.value("data-directory")
-        if socket != nil, configuration != nil { throw UsageError("give --socket or --config, not both", path: parsed.path) }
-        if dataDirectory != nil, configuration != nil { throw UsageError("give --data-directory or --config, not both", path: parsed.path) }
+        dataDirectory = parsed.value("data-dir") ?? parsed.value("data-directory")
+        bus = parsed.value("bus")
+        let given = [("--socket", socket), ("--data-dir", dataDirectory), ("--bus", bus), ("--config", configuration)]
+            .filter { $0.1 != nil }.map(\.0)
+        if given.count > 1 { throw UsageError("give one of \(given.joined(separator: ", ")), not several", path: parsed.path) }
     }
 
-    init(socket: String? = nil, configuration: String? = nil, dataDirectory: String? = nil) {
+    init(socket: String? = nil, configuration: String? = nil, dataDirectory: String? = nil, bus: String? = nil) {
         self.socket = socket
         self.configuration = configuration
         self.dataDirectory = dataDirectory
+        self.bus = bus
     }
 
     /// The data directory the options name.
-    func resolvedDataDirectory() throws(ConfigurationError) -> String {
+    /// - Throws: ``ConfigurationError`` for a `--config` that cannot be read, or a
+    ///   ``BusLocator/Failure`` when no single bus is meant.
+    func resolvedDataDirectory() throws -> String {
         if let dataDirectory { return dataDirectory }
-        let path = configuration ?? SwitchyardCommand.defaultConfiguration
-        guard configuration != nil || FileManager.default.fileExists(atPath: path) else { return BusSettings().dataDirectory }
+        if let bus { return try BusLocator().directory(ofBus: bus) }
+        guard let configuration else { return try BusLocator().defaultDirectory() }
         let registry = BuiltInPlugins.registry
         // Only the bus section matters here; plugin settings are the running bus's business.
-        return try BusConfiguration.load(contentsOf: path, environment: ProcessInfo.processInfo.environment,
+        return try BusConfiguration.load(contentsOf: configuration, environment: ProcessInfo.processInfo.environment,
                                          knownKinds: registry.kinds).bus.dataDirectory
     }
 
     /// The control socket the options name.
-    func resolvedSocket() throws(ConfigurationError) -> String {
+    func resolvedSocket() throws -> String {
         if let socket { return socket }
         return BusServices.socketPath(dataDirectory: try resolvedDataDirectory())
     }

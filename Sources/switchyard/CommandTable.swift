@@ -9,18 +9,22 @@ import Switchyard
 enum CommandTable {
     static let defaultConfiguration = "Config/default.json"
 
-    /// How clients (`send`, `state`, `tail`, `stats`) find the bus.
+    /// How clients (`send`, `state`, `tail`, `stats`) find the bus. Without any, the bus is
+    /// `$SWITCHYARD_DATA`, or the only one in .switchyard/ or /var/lib/switchyard/ (``BusLocator``).
     static let clientOptions: [OptionSpec] = [
+        .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("data-dir", "DIR", help: "the bus whose data directory is DIR", completion: .directory),
+        .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
         .value("socket", "PATH", help: "the bus's control socket", completion: .file(extension: nil)),
-        .value("config", "FILE", help: "the socket in FILE's bus.dataDirectory (default \(defaultConfiguration))",
-               completion: .file(extension: "json")),
+        .value("config", "FILE", help: "the bus in FILE's data directory", completion: .file(extension: "json")),
     ]
 
-    /// How journal commands find the data directory.
+    /// How journal commands find the data directory; without any, as for clients.
     static let journalOptions: [OptionSpec] = [
-        .value("config", "FILE", help: "the journal in FILE's bus.dataDirectory (default \(defaultConfiguration))",
-               completion: .file(extension: "json")),
-        .value("data-directory", "DIR", help: "the journal in DIR", completion: .directory),
+        .value("bus", "NAME", help: "the journal of the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("data-dir", "DIR", help: "the journal in DIR", completion: .directory),
+        .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
+        .value("config", "FILE", help: "the journal in FILE's data directory", completion: .file(extension: "json")),
     ]
 
     static let json = OptionSpec.flag("json", help: "print JSON (one object a line) instead of text")
@@ -37,6 +41,7 @@ enum CommandTable {
         positionals: [PositionalSpec("CONFIG", optional: true, help: "the plugin set (default \(defaultConfiguration))",
                                      completion: .file(extension: "json"))],
         options: [
+            .flag("accept-slice-changes", help: "restore a journal written by a bus with other state slices (once, after changing the plugins)"),
             .value("log-level", "LEVEL", help: "trace, debug, info, warning or error (default: bus.logLevel, else info)",
                    completion: .words(LogSink.Level.allCases.map(\.rawValue))),
             .value("log-format", "FORMAT", help: "text (default) or json: one object a line with level, time, message, plugin, metadata",
@@ -61,6 +66,11 @@ enum CommandTable {
             .init("switchyard plugins timer", "the timer's settings and their defaults"),
             .init("switchyard plugins --json", "every kind, for tools"),
         ])
+
+    static let schema = CommandSpec(
+        name: "schema", abstract: "print the JSON Schema (draft 2020-12) of configuration files",
+        discussion: "Editors complete and check a config that names it: \"$schema\": \"switchyard.schema.json\".",
+        examples: [.init("switchyard schema > Config/switchyard.schema.json", "the copy the shipped configs name")])
 
     static let send = CommandSpec(
         name: "send", abstract: "dispatch an action to a running bus; prints the reply, {\"id\":N,\"ok\":true}",
@@ -149,7 +159,7 @@ enum CommandTable {
             78 invalid configuration.
             """,
         options: [.flag("version", help: "print the version")],
-        subcommands: [run, validate, plugins, send, state, tail, stats, journal, completions, help, version])
+        subcommands: [run, validate, plugins, schema, send, state, tail, stats, journal, completions, help, version])
 
     /// The words to parse: `switchyard` alone runs the default configuration, `switchyard
     /// FILE.json` runs that file, and `--version` is the `version` command.

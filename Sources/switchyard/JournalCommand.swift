@@ -34,8 +34,11 @@ struct JournalCommand: Sendable {
         let directory: JournalDirectory
         do {
             directory = JournalDirectory(dataDirectory: try options.resolvedDataDirectory())
-        } catch {
+        } catch let error as ConfigurationError {
             Output.error(error.description)
+            return .failure
+        } catch {
+            Output.error("switchyard: error: \(error)")
             return .failure
         }
         do throws(JournalError) {

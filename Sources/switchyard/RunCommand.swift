@@ -9,6 +9,8 @@ import ExecPlugin
 struct RunCommand {
     let path: String
     let signals: SignalListener
+    /// Restore a journal written with other state slices instead of refusing it.
+    var acceptsSliceChanges = false
     /// `--log-level`; when `nil`, the configuration's `bus.logLevel` (default info).
     var logLevel: LogSink.Level?
     var logFormat: LogSink.Format = .text
@@ -18,6 +20,7 @@ struct RunCommand {
     init(_ parsed: ParsedArguments, signals: SignalListener) throws(UsageError) {
         path = parsed[positional: "CONFIG"] ?? SwitchyardCommand.defaultConfiguration
         self.signals = signals
+        acceptsSliceChanges = parsed.flag("accept-slice-changes")
         if let text = parsed.value("log-level") {
             guard let level = LogSink.Level(rawValue: text) else {
                 throw UsageError("--log-level expects \(LogSink.Level.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"", path: parsed.path)
@@ -61,7 +64,7 @@ struct RunCommand {
         log.hide(configuration.secrets)
         let bus: Bus
         do {
-            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), log: log)
+            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(acceptsSliceChanges: acceptsSliceChanges), log: log)
         } catch let error as ConfigurationError {
             report(error.description, in: log)
             return .invalidConfiguration
@@ -74,14 +77,14 @@ struct RunCommand {
             log.write(.error, "\(error)")
             return .failure
         }
-        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry, log: log)
+        let notifier = SystemdNotifier(environment: environment)
+        let reactions = SignalReactions(bus: bus, configurationPath: path, registry: registry, log: log, notifier: notifier)
         signals.setHandler { signal in reactions.handle(signal) }
         defer { signals.removeHandler() }
         let readiness = Task {
             guard await bus.waitUntilReady() else { return }
-            if let problem = SystemdNotifier.notify("READY=1", environment: environment) {
-                log.write(.warning, problem)
-            }
+            notifier.ready()
+            await notifier.pingWatchdog { await bus.isServing }
         }
         defer { readiness.cancel() }
         do {
@@ -100,14 +103,16 @@ final class SignalReactions: Sendable {
     private let configurationPath: String
     private let registry: PluginRegistry
     private let log: LogSink
+    private let notifier: SystemdNotifier
     private let stopSignals = StopSignalCount()
     private let reloads = SerialTasks()
 
-    init(bus: Bus, configurationPath: String, registry: PluginRegistry, log: LogSink) {
+    init(bus: Bus, configurationPath: String, registry: PluginRegistry, log: LogSink, notifier: SystemdNotifier) {
         self.bus = bus
         self.log = log
         self.configurationPath = configurationPath
         self.registry = registry
+        self.notifier = notifier
     }
 
     func handle(_ signal: Int32) {
@@ -126,7 +131,7 @@ final class SignalReactions: Sendable {
             exit(ExitStatus.failure.rawValue)
         }
         log.write(.info, "\(name): stopping")
-        _ = SystemdNotifier.notify("STOPPING=1", environment: ProcessInfo.processInfo.environment)
+        notifier.stopping()
         bus.stop()
         // The bus stops its plugins within the stop timeout; this is the backstop should
         // anything else hang, so a stop request always ends the process.
@@ -141,8 +146,11 @@ final class SignalReactions: Sendable {
     /// Validates the file anew and, when it is valid, swaps it in. Reloads run one after
     /// another, in the order the signals came, in a task: the signal thread never reads a
     /// file, so a stop signal is always taken, whatever the configuration path has become.
+    /// systemd hears `RELOADING=1` at once and `READY=1` when the reload is done or refused.
     private func reload() {
-        reloads.enqueue { [bus, configurationPath, registry, log] in
+        notifier.reloading()
+        reloads.enqueue { [bus, configurationPath, registry, log, notifier] in
+            defer { notifier.ready() }
             let configuration: BusConfiguration
             do throws(ConfigurationError) {
                 configuration = try ConfigurationLoader.load(configurationPath, registry: registry)

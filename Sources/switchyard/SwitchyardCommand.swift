@@ -42,6 +42,9 @@ struct SwitchyardCommand {
             return ValidateCommand(path: parsed[positional: "CONFIG"] ?? "").run()
         case ["plugins"]:
             return try PluginsCommand.run(parsed, registry: BuiltInPlugins.registry)
+        case ["schema"]:
+            Output.out(ConfigurationSchema.document(registry: BuiltInPlugins.registry).prettyPrinted())
+            return .success
         case ["send"], ["state"], ["tail"], ["stats"]:
             let options = try ClientOptions(parsed)
             let command = parsed.path[0]

@@ -103,7 +103,7 @@ struct TailCommand: Sendable {
         do {
             return try options.resolvedDataDirectory()
         } catch {
-            throw ControlClient.Failure(message: error.description)
+            throw ControlClient.Failure(message: "\(error)")
         }
     }
 }

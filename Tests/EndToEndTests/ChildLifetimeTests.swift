@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// Exec children never outlive the bus: not after a forced second stop signal, not after
@@ -41,13 +42,14 @@ struct ChildLifetimeTests {
     }
 
     static func readPids(_ path: String) async throws -> [pid_t] {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while ContinuousClock.now < deadline {
+        var pids: [pid_t] = []
+        let written = await eventually(interval: .milliseconds(20)) {
             let words = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace)
-            if words.count == 2 { return words.compactMap { pid_t($0) } }
-            try await Task.sleep(for: .milliseconds(20))
+            pids = words.compactMap { pid_t($0) }
+            return words.count == 2 && pids.count == 2
         }
-        throw ControlE2EFailure(description: "the child never wrote its pids to \(path)")
+        guard written else { throw ControlE2EFailure(description: "the child never wrote its pids to \(path)") }
+        return pids
     }
 
     /// Alive and not a zombie waiting for whoever inherited it.
@@ -59,11 +61,6 @@ struct ChildLifetimeTests {
     }
 
     static func waitUntilGone(_ pids: [pid_t]) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-        while ContinuousClock.now < deadline {
-            if !pids.contains(where: isAlive) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return !pids.contains(where: isAlive)
+        await eventually(interval: .milliseconds(20)) { !pids.contains(where: isAlive) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -51,16 +52,14 @@ struct RunningBus {
         return try await onThread { try LineClient(path: path) }
     }
 
-    /// Waits until the bus counts `count` watching connections; `false` after 20 seconds.
+    /// Waits until the bus counts `count` watching connections; `false` after 30 seconds (scaled).
     func waitForWatchers(_ count: Int) async throws -> Bool {
         let client = try await connect()
-        for _ in 0..<400 {
+        return try await eventually(interval: .milliseconds(50)) {
             let stats = object(try await onThread { try client.request(#"{"op":"stats"}"#) })
             let control = (stats["stats"] as? [String: Any])?["control"] as? [String: Any]
-            if (control?["watchers"] as? Int ?? 0) >= count { return true }
-            try await Task.sleep(for: .milliseconds(50))
+            return (control?["watchers"] as? Int ?? 0) >= count
         }
-        return false
     }
 
     /// Puts every thread of the bus in the idle scheduling class (threads it starts later
@@ -140,14 +139,14 @@ final class LineClient: Sendable {
         write(Array(text.utf8))
     }
 
-    /// The next line; `nil` at the end of the stream or after `timeout`.
+    /// The next line; `nil` at the end of the stream or after `timeout` (scaled).
     func readLine(timeout: Duration = .seconds(30)) -> String? {
         readLineBytes(timeout: timeout).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The next line's bytes; `nil` at the end of the stream or after `timeout`.
+    /// The next line's bytes; `nil` at the end of the stream or after `timeout` (scaled).
     func readLineBytes(timeout: Duration = .seconds(30)) -> ArraySlice<UInt8>? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = TestDeadline(after: timeout)
         while true {
             let line: ArraySlice<UInt8>? = received.withLock { received in
                 // memchr: this runs once per line, for hundreds of thousands of lines.
@@ -161,10 +160,9 @@ final class LineClient: Sendable {
                 return received.bytes[start..<newline]
             }
             if let line { return line }
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return nil }
+            guard !deadline.hasPassed else { return nil }
             var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&interest, 1, Int32(remaining.components.seconds * 1000) + 50) > 0 else { continue }
+            guard poll(&interest, 1, deadline.remainingMilliseconds()) > 0 else { continue }
             let count = received.withLock { received in
                 if received.start > 0 {
                     // Move the partial line to the front; the buffer is never reallocated.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// A small tmpfs mounted as the data directory; the test unmounts it.
@@ -39,7 +40,7 @@ struct DiskFullTests {
     /// Fills a 2 MB data directory: the failing batch gets `journal-failed`, the bus exits 1 naming
     /// the file and errno, a restart on the full disk exits 1, and after space is freed every
     /// acknowledged action is there and new ids continue after them.
-    @Test(.enabled(if: canMount, "needs root to mount a tmpfs"), .timeLimit(.minutes(5)), arguments: ["always", "interval"])
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs"), .scaledTimeLimit(minutes: 5), arguments: ["always", "interval"])
     func fullDiskIsNeverAcknowledged(fsync: String) async throws {
         let directory = try TemporaryDirectory()
         let data = directory.url.appendingPathComponent("data").path

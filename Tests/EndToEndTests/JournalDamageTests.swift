@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// Damage to the journal is detected on start and by `journal verify`, named by file and byte,
@@ -56,7 +57,7 @@ struct JournalDamageTests {
 
     /// Each damage stops start-up and verify with exit 1 naming the file and byte; the repair
     /// moves it aside, the bus starts again, and the next id is above every id given out before.
-    @Test(.timeLimit(.minutes(3)), arguments: Damage.allCases)
+    @Test(.scaledTimeLimit(minutes: 3), arguments: Damage.allCases)
     func damageIsDetectedAndRepaired(damage: Damage) async throws {
         let (bus, lastID) = try await journaledBus()
         let journal = bus.dataPath + "/journal"
@@ -88,7 +89,7 @@ struct JournalDamageTests {
 
     /// A torn final line after the last flush is the one damage repaired silently: a warning, and
     /// every acknowledged action is kept.
-    @Test(.timeLimit(.minutes(2))) func tornFinalLineIsRepairedOnStart() async throws {
+    @Test(.scaledTimeLimit(minutes: 2)) func tornFinalLineIsRepairedOnStart() async throws {
         let (bus, lastID) = try await journaledBus()
         let journal = bus.dataPath + "/journal"
         let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasPrefix("segment-") }.max())
@@ -106,7 +107,7 @@ struct JournalDamageTests {
 
     /// A journal written before checksums (bare JSON lines, no mark) still loads, and the bus
     /// continues it with checksummed segments.
-    @Test(.timeLimit(.minutes(2))) func journalWithoutChecksumsStillLoads() async throws {
+    @Test(.scaledTimeLimit(minutes: 2)) func journalWithoutChecksumsStillLoads() async throws {
         let directory = try TemporaryDirectory()
         let journal = directory.url.appendingPathComponent("data/journal").path
         try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

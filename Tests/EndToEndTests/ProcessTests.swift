@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 @Suite(.serialized)
@@ -44,7 +45,7 @@ struct ProcessTests {
     /// SIGTERM while the bus is still starting ends it cleanly with exit 0.
     @Test func sigtermDuringStartup() async throws {
         let bus = try SwitchyardProcess(["run"])
-        #expect(await bus.wait(timeout: .seconds(10)) { $0.hasBlockedStopSignals })
+        #expect(await bus.wait { $0.hasBlockedStopSignals })
         bus.signal(SIGTERM)
         #expect(await bus.exitStatus() == 0)
     }
@@ -100,7 +101,7 @@ struct ProcessTests {
         let socketPath = directory.url.appendingPathComponent("notify.sock").path
         let receiver = try DatagramReceiver(path: socketPath)
         let bus = try SwitchyardProcess(["run"], environment: ["NOTIFY_SOCKET": socketPath])
-        let message = await receiver.receive(timeout: .seconds(20))
+        let message = await receiver.receive()
         #expect(message == "READY=1")
         let logged = await bus.wait { $0.stderr.contains("ready:") }
         #expect(logged)
@@ -144,11 +145,11 @@ final class DatagramReceiver: Sendable {
         guard bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
-    /// The next datagram as text, or `nil` after `timeout`.
-    func receive(timeout: Duration) async -> String? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+    /// The next datagram as text, or `nil` after `timeout` (scaled).
+    func receive(timeout: Duration = .seconds(30)) async -> String? {
+        let deadline = TestDeadline(after: timeout)
         var buffer = [UInt8](repeating: 0, count: 256)
-        while ContinuousClock.now < deadline {
+        while !deadline.hasPassed {
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count > 0 { return String(decoding: buffer[0..<count], as: UTF8.self) }
             try? await Task.sleep(for: .milliseconds(20))

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -66,10 +67,11 @@ final class SwitchyardProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Polls until `condition` holds for the captured output; `false` after `timeout`.
-    func wait(timeout: Duration = .seconds(20), until condition: (SwitchyardProcess) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
+    /// Polls until `condition` holds for the captured output; `false` after `timeout` (scaled
+    /// by `SWITCHYARD_TEST_TIMEOUT_SCALE`).
+    func wait(timeout: Duration = .seconds(30), until condition: (SwitchyardProcess) -> Bool) async -> Bool {
+        let deadline = TestDeadline(after: timeout)
+        while !deadline.hasPassed {
             if condition(self) { return true }
             if !process.isRunning { return condition(self) }
             try? await Task.sleep(for: .milliseconds(20))
@@ -78,23 +80,17 @@ final class SwitchyardProcess: Sendable {
     }
 
     /// Waits for the process to exit and returns its exit status; kills it after `timeout`
-    /// and records an issue.
-    func exitStatus(timeout: Duration = .seconds(20)) async -> Int32 {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+    /// (scaled) and records an issue.
+    func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
         if process.isRunning {
-            Issue.record("switchyard did not exit within \(timeout); killing it. stderr:\n\(stderr)")
+            Issue.record("switchyard did not exit within \(TestTimeouts.scaled(timeout)); killing it. stderr:\n\(stderr)")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         // Collect the last bytes; a grandchild that inherited the pipes may hold them open, so
         // wait for the end of both streams for a bounded time only.
-        let drained = ContinuousClock.now.advanced(by: .seconds(5))
-        while output.openStreams > 0, ContinuousClock.now < drained {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { output.openStreams == 0 }
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 

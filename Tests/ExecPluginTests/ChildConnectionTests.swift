@@ -1,15 +1,15 @@
 import Foundation
 import Glibc
+import SwitchyardTestSupport
 import Synchronization
+import SwitchyardTesting
 import Testing
 
 @testable import ExecPlugin
 
 /// Child connections to real Python processes: protocol plumbing, bounds, exits and cleanup.
-@Suite(Fixtures.requirement, .timeLimit(.minutes(1)))
+@Suite(Fixtures.requirement, .scaledTimeLimit(minutes: 1))
 struct ChildConnectionTests {
-    private let stopTimeout = Duration.milliseconds(200)
-
     private func expectCleanedUp(_ connection: ChildConnection, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(Fixtures.openPipeInodes().isDisjoint(with: connection.pipeInodes), "a pipe to the child is still open", sourceLocation: sourceLocation)
         #expect(!Fixtures.isOurChild(connection.pid), "the child was not reaped", sourceLocation: sourceLocation)
@@ -76,7 +76,7 @@ struct ChildConnectionTests {
         #expect(counters.dropped >= 10_000 - 8 - 1024)
         // Episodes end only when the child catches up, which it never does once the pipe is full.
         #expect(overflowEpisodes >= 1 && overflowEpisodes * 100 < counters.dropped)
-        let outcome = await connection.stop(timeout: stopTimeout, clock: ContinuousClock()) { _ in }
+        let outcome = await connection.stopAfterInputPhase { _ in }
         #expect(outcome == .terminated(.signalled(signal: SIGTERM)))
         let final = connection.inputCounters
         #expect(final.written + final.dropped + final.discarded == 10_000)
@@ -170,7 +170,7 @@ struct ChildConnectionTests {
 }
 
 /// Stopping children that cooperate, that need SIGTERM, and that need SIGKILL.
-@Suite(Fixtures.requirement, .timeLimit(.minutes(1)))
+@Suite(Fixtures.requirement, .scaledTimeLimit(minutes: 1))
 struct ChildStopTests {
     private let timeout = Duration.milliseconds(200)
 
@@ -202,8 +202,11 @@ struct ChildStopTests {
 
     /// A child that ignores its stdin is stopped by SIGTERM.
     @Test func stopBySIGTERM() async throws {
-        let (outcome, _, _) = try await stop("never_reads.py", waitingFor: "lazy/started")
-        #expect(outcome == .terminated(.signalled(signal: SIGTERM)))
+        let connection = try ChildConnection.start(Fixtures.command("never_reads.py"))
+        _ = await connection.outputLines { $0.contains("lazy/started") }
+        #expect(await connection.stopAfterInputPhase { _ in } == .terminated(.signalled(signal: SIGTERM)))
+        #expect(Fixtures.openPipeInodes().isDisjoint(with: connection.pipeInodes))
+        #expect(!Fixtures.isOurChild(connection.pid))
     }
 
     /// A child that ignores SIGTERM is killed.
@@ -226,6 +229,16 @@ struct ChildStopTests {
 }
 
 extension ChildConnection {
+    /// Stops the child on a manual clock that ends the closed-stdin phase at once and never
+    /// ends the SIGTERM phase, so a child that dies of SIGTERM is seen to, however busy the
+    /// machine (a real-time timeout could escalate to SIGKILL before the exit is noticed).
+    func stopAfterInputPhase(onEvent: @escaping @Sendable (ChildEvent) async -> Void) async -> StopOutcome {
+        let clock = ManualClock()
+        let stopping = Task { await stop(timeout: .seconds(1), clock: clock, onEvent: onEvent) }
+        if await clock.waitForSleepers(atLeast: 1) { clock.advance(by: .seconds(1)) }
+        return await stopping.value
+    }
+
     /// Closes the child's stdin and collects events until the exit.
     func eventsUntilExitAfterClosingInput() async -> [ChildEvent] {
         closeInput()

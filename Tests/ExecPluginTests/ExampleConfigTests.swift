@@ -1,11 +1,12 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import ExecPlugin
 
 /// `Config/exec-example.json` and its geo-zone plugin script.
-@Suite(Fixtures.requirement, .timeLimit(.minutes(1)))
+@Suite(Fixtures.requirement, .scaledTimeLimit(minutes: 1))
 struct ExampleConfigTests {
     private static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()

@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import ExecPlugin
 
 /// `exec` plugins on a real bus with real child processes: the protocol, readiness,
 /// robustness and stopping.
-@Suite(Fixtures.requirement, .timeLimit(.minutes(1)))
+@Suite(Fixtures.requirement, .scaledTimeLimit(minutes: 1))
 struct ExecBusTests {
     private func action(_ type: String, _ payload: JSON = .null) -> BusAction {
         BusAction(type: type, payload: payload, source: "test")
@@ -32,7 +33,7 @@ struct ExecBusTests {
 
     /// With a handshake the bus becomes ready only once the child said so.
     @Test func readinessHandshake() async throws {
-        let harness = try BusHarness.start(Fixtures.entry("shake", "ready.py", #""handshake": true, "actions": "test/*""#))
+        let harness = try BusHarness.start(Fixtures.entry("shake", "ready.py", #""handshake": true, "readyTimeout": 120, "actions": "test/*""#))
         #expect(await harness.bus.waitUntilReady())
         let started = await harness.recorder.wait(for: "bus/started")
         #expect(harness.log.all.contains("switchyard: info: shake: child reported ready"))
@@ -100,7 +101,7 @@ struct ExecBusTests {
 
     /// A child that never reads its stdin never holds up the bus: lines are dropped, counted and reported.
     @Test func childThatNeverReads() async throws {
-        let harness = try BusHarness.start(Fixtures.entry("lazy", "never_reads.py", #""actions": "load/*", "queueSize": 16, "stopTimeout": 0.2"#))
+        let harness = try BusHarness.start(Fixtures.entry("lazy", "never_reads.py", #""actions": "load/*", "queueSize": 16, "stopTimeout": 2"#))
         _ = await harness.recorder.wait(for: "lazy/started")
         let payload = JSON.string(String(repeating: "x", count: 1024))
         for _ in 0..<2000 {

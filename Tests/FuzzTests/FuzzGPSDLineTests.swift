@@ -1,5 +1,6 @@
 import Foundation
 @testable import GPSDPlugin
+import SwitchyardTestSupport
 import Testing
 
 /// Random and mutated gpsd output, from fixed seeds so a failure reproduces: every line gives a
@@ -35,7 +36,7 @@ struct FuzzGPSDLineTests {
     }
 
     /// Random bytes are classified without a crash; text not starting with `{` is never JSON.
-    @Test(.timeLimit(.minutes(1))) func randomBytes() {
+    @Test(.scaledTimeLimit(minutes: 1)) func randomBytes() {
         var generator = SplitMix(seed: 0x6B5D)
         for _ in 0..<30_000 {
             let bytes = (0..<Int.random(in: 0...80, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
@@ -47,7 +48,7 @@ struct FuzzGPSDLineTests {
     }
 
     /// Mutations of real reports are classified; a `malformed` line always says why.
-    @Test(.timeLimit(.minutes(1))) func mutatedReports() {
+    @Test(.scaledTimeLimit(minutes: 1)) func mutatedReports() {
         var generator = SplitMix(seed: 0x6B5D_5EED)
         var classified: [String: Int] = [:]
         for round in 0..<10_000 {
@@ -67,7 +68,7 @@ struct FuzzGPSDLineTests {
     }
 
     /// Framing is bounded and does not depend on where the stream is cut.
-    @Test(.timeLimit(.minutes(1))) func framingIsBoundedAndIgnoresChunks() {
+    @Test(.scaledTimeLimit(minutes: 1)) func framingIsBoundedAndIgnoresChunks() {
         var generator = SplitMix(seed: 0xF4A3)
         for _ in 0..<400 {
             var stream: [UInt8] = []

@@ -1,4 +1,5 @@
 @testable import LocationEmitterPlugin
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Synchronization
 import Testing
@@ -11,14 +12,9 @@ struct ReplayPlayerTests {
         var count: Int { samples.withLock { $0.count } }
         var latitudes: [Double] { samples.withLock { $0.compactMap(\.coordinate?.latitude) } }
 
-        /// Waits (yielding) until `count` samples arrived; false after a real-time safety bound.
+        /// Waits until `count` samples arrived; false after a generous, scaled real-time bound.
         func wait(for expected: Int) async -> Bool {
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while count < expected {
-                if ContinuousClock.now > deadline { return false }
-                await Task.yield()
-            }
-            return true
+            await eventually { count >= expected }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LoggerPlugin
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -76,7 +77,7 @@ struct LoggerBusTests {
             await bus.dispatch(BusAction(type: "flood/line", payload: ["n": .integer(Int64(index)), "pad": .string(padding)], source: "test"))
         }
         #expect(bus.currentState == .object([:]))
-        while !logLines.text.contains("dropped") { await Task.yield() }
+        await waitUntil("the logger reports the drop") { logLines.text.contains("dropped") }
         // Drain the pipe so the writer can finish and the bus stop cleanly.
         let readEnd = descriptors[0]
         let reader = Task.detached {

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NATSPlugin
@@ -88,7 +89,7 @@ struct NATSConnectionTests {
         // Should bytes stall in the connection, the subscriber is closed after a while and
         // the count comes up short instead of the test hanging.
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(20))
+            try await Task.sleep(for: TestTimeouts.scaled(.seconds(60)))
             subscriber.close()
         }
         for _ in 0..<count {

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NATSPlugin
@@ -73,10 +74,9 @@ struct NATSProcessTests {
         let probe = try #require(try await NATSProbe.connect(port: server.port))
         defer { probe.close() }
         var stored = 0
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while stored < 1000, ContinuousClock.now < deadline {
+        await eventually(timeout: .seconds(60), interval: .milliseconds(50)) {
             stored = await probe.messages(in: "SWITCHYARD") ?? 0
-            try await Task.sleep(for: .milliseconds(50))
+            return stored >= 1000
         }
         #expect(stored == 1000)
         let b = try fleet.start("bus-b", [bridge])
@@ -163,7 +163,7 @@ struct NATSProcessTests {
         await b.wait("fleet-b to connect") { $0.actions("nats/status").last?.payload["status"] == "connected" }
         let a = try BusProcess(config: root.appendingPathComponent("fleet-a.json").path, actionLog: fleet.directory.path("fleet-a.jsonl"),
                                directory: fleet.directory.url, environment: environment.merging(["FLEET_LOG": fleet.directory.path("fleet-a.jsonl")]) { $1 })
-        await b.wait("a fix from fleet-a", timeout: .seconds(20)) { !$0.actions("gps/fix").filter { $0.source == "nats:fleet-a" }.isEmpty }
+        await b.wait("a fix from fleet-a", timeout: .seconds(60)) { !$0.actions("gps/fix").filter { $0.source == "nats:fleet-a" }.isEmpty }
         #expect(await a.stop() == 0)
         #expect(await b.stop() == 0)
         let fix = try #require(b.actions("gps/fix").first { $0.source == "nats:fleet-a" })

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// The plugin inside a real bus, configured from JSON with `${ENV}` references, against a real
 /// HTTP server on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct BusIntegrationTests {
     private static func makeBus(_ json: String, environment: [String: String], log: LogSink) throws -> Bus {
         var registry = PluginRegistry()

@@ -1,11 +1,12 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NetworkFetchPlugin
 
 /// The attempt loop: timeouts and backoff on the injected clock, retries, decoding.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct FetcherTests {
     private let request = PreparedRequest(method: "GET", url: URL(string: "http://h/x")!, headers: [], body: nil)
 

@@ -1,10 +1,11 @@
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NetworkFetchPlugin
 
 /// The policy runner driving real tasks, with gated work and a test clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct PolicyRunnerTests {
     private struct Run {
         let work = GatedWork()

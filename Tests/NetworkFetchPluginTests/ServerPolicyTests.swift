@@ -1,12 +1,13 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NetworkFetchPlugin
 
 /// Trigger policies against a real HTTP server on 127.0.0.1 whose requests the test holds and
 /// releases one by one.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ServerPolicyTests {
     private func withHarness(
         _ configuration: NetworkFetchConfiguration, _ body: (EngineHarness) async throws -> Void

@@ -1,11 +1,12 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NetworkFetchPlugin
 
 /// Responses from a real HTTP server on 127.0.0.1, one server per test.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ServerResponseTests {
     /// Runs `body` with a harness for `configuration` whose transport is a real URLSession.
     private func withHarness(

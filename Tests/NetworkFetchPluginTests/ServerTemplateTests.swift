@@ -1,11 +1,12 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 @testable import NetworkFetchPlugin
 
 /// Placeholders and secrets in requests sent to a real HTTP server on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ServerTemplateTests {
     private func withHarness(
         _ configuration: NetworkFetchConfiguration, state: JSON = .emptyObject,

@@ -1,4 +1,5 @@
 @testable import SwitchyardStreams
+import SwitchyardTestSupport
 import Testing
 
 struct BroadcastOverflowTests {

@@ -1,20 +1,6 @@
 @testable import SwitchyardStreams
 import Testing
 
-/// Yields until `condition` holds, recording an issue if it never does; lets a test wait for
-/// another task to reach a suspension point without sleeping.
-func waitUntil(
-    _ description: String,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
-) async {
-    for _ in 0..<200_000 {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("timed out waiting until \(description)", sourceLocation: sourceLocation)
-}
-
 extension _BroadcastStorage {
     /// How many consumers are suspended waiting for elements.
     var waitingConsumers: Int {

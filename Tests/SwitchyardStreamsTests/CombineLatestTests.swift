@@ -1,8 +1,9 @@
 @testable import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct CombineLatestTests {
     /// Rule 1: nothing is emitted until every input has a value; then each element of any input
     /// emits a tuple, and the whole finishes only when all inputs have finished.

@@ -1,4 +1,5 @@
 @testable import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 

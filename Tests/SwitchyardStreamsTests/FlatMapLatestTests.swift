@@ -1,9 +1,10 @@
+import SwitchyardTestSupport
 import Synchronization
 @testable import SwitchyardStreams
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct FlatMapLatestTests {
     /// Rule 4: a new outer element cancels the previous inner sequence, and only the new one
     /// emits afterwards.

@@ -1,8 +1,9 @@
 @testable import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct FlatMapTests {
     /// No more than `maxConcurrent` inner sequences run; the next starts when one finishes.
     @Test func boundsTheRunningInnerSequences() async {

@@ -1,9 +1,10 @@
 import Foundation
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct JSONDecodeTests {
     struct Rate: Decodable, Equatable, Sendable {
         var currency: String

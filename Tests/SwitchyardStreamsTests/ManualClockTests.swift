@@ -1,9 +1,10 @@
 import Dispatch
+import SwitchyardTestSupport
 import Synchronization
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ManualClockTests {
     /// Runs jobs one at a time in the order they are enqueued, so tasks that prefer it resume
     /// in the order their continuations were resumed.

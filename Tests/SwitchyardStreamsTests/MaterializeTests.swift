@@ -1,8 +1,9 @@
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct MaterializeTests {
     /// Elements and the failure become values, and the sequence then ends.
     @Test func failureBecomesTheLastEvent() async {

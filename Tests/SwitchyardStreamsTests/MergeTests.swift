@@ -1,9 +1,10 @@
+import SwitchyardTestSupport
 import Synchronization
 @testable import SwitchyardStreams
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct MergeTests {
     /// Elements of every input come through, each input in its own order, and the merge
     /// finishes after the last input.

@@ -1,8 +1,9 @@
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct RemoveDuplicatesTests {
     struct Reading: Sendable, Equatable {
         var city: String

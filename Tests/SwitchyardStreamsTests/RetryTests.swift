@@ -1,9 +1,10 @@
+import SwitchyardTestSupport
 import Synchronization
 import SwitchyardStreams
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct RetryTests {
     /// A sequence that fails its first `failures` attempts after one element, then succeeds.
     struct Flaky: AsyncSequence, Sendable {

@@ -1,8 +1,9 @@
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ScanTests {
     /// Each element emits the running result; the initial result is not emitted.
     @Test func emitsRunningResults() async throws {

@@ -1,10 +1,11 @@
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
 /// A consumer that leaves in the middle of a busy stream, for every operator: its task is
 /// cancelled while a producer keeps sending, and afterwards nothing of the operator runs.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.scaledTimeLimit(minutes: 2))
 struct ScenarioConsumerLeavesTests {
     enum Operator: String, CaseIterable, Sendable {
         case removeDuplicates, debounce, throttle, combineLatest, zip, merge, flatMapLatest

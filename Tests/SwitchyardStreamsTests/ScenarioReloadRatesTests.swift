@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import Synchronization
 import SwitchyardStreams
 import SwitchyardTesting
@@ -78,7 +79,7 @@ final class ScriptedRatesService: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ScenarioReloadRatesTests {
     /// A second reload cancels the first fetch (whose late answer never shows), its rates
     /// show, and a failing third fetch shows a message without ending the screen.

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
@@ -50,7 +51,7 @@ enum TiltClassifier {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ScenarioTiltClassifierTests {
     typealias Gravity = TiltClassifier.Gravity
 

@@ -1,11 +1,12 @@
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
 /// Rule 8 across the whole catalog: a pipeline over a source that fails with `TestFailure` has
 /// `TestFailure` as its static failure type after every operator (the `some AsyncSequence<_,
 /// TestFailure>` annotations fail to compile otherwise), and the failure arrives at run time.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ScenarioTypedFailuresTests {
     /// Runs `sequence` after `source` sent one element and failed; returns the typed failure.
     private func failure<Failing: AsyncSequence<Element, TestFailure> & Sendable, Element: Sendable>(

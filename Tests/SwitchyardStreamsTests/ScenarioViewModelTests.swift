@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import Synchronization
 import SwitchyardStreams
 import SwitchyardTesting
@@ -51,7 +52,7 @@ struct WelcomeViewModel: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ScenarioViewModelTests {
     typealias Input = WelcomeViewModel.Input
     typealias Output = WelcomeViewModel.Output

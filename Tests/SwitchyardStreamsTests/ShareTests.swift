@@ -1,9 +1,10 @@
+import SwitchyardTestSupport
 import Synchronization
 @testable import SwitchyardStreams
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ShareTests {
     /// Rule 5: a new subscriber sees the next element, and nothing from before it subscribed.
     @Test("Rule 5: a new subscriber sees the next send, no replay unless asked for")

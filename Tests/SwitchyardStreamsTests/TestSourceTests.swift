@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
@@ -7,7 +8,7 @@ enum TestFailure: Error, Equatable {
     case other
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct TestSourceTests {
     /// Buffered elements are delivered in order, then the end.
     @Test func deliversBufferedElementsThenEnds() async throws {

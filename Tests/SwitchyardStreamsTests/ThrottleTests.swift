@@ -1,8 +1,9 @@
 @testable import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ThrottleTests {
     typealias Instant = ManualClock.Instant
 

@@ -1,8 +1,9 @@
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct WithLatestFromTests {
     /// Elements before the other sequence has a value are dropped; later ones pair with the
     /// latest value, and the other sequence alone emits nothing.

@@ -1,8 +1,9 @@
 @testable import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.scaledTimeLimit(minutes: 1))
 struct ZipTests {
     /// Elements pair up by position; the zip ends once the shorter input has finished and its
     /// elements are paired, and the longer input is cancelled.

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 struct BusTests {
@@ -60,7 +61,7 @@ struct BusTests {
         let ours = { RecorderPlugin.events.withLock { $0 }.filter { $0.contains("order-") } }
         let running = Task { try await bus.run() }
         await bus.waitUntilReady()
-        while ours().count < 3 { await Task.yield() }
+        await waitUntil("the three plugins have started") { ours().count >= 3 }
         running.cancel()
         try await running.value
         let events = ours()
@@ -117,7 +118,7 @@ struct BusTests {
         var iterator = failures.makeAsyncIterator()
         let failure = await iterator.next()
         #expect(failure?.payload["restartIn"] == .null)
-        while bus.statistics.plugins.first?.status != .failed { await Task.yield() }
+        await waitUntil("the plugin is marked failed") { bus.statistics.plugins.first?.status == .failed }
         let pongs = bus.actions(matching: TypePattern("echo/pong")!)
         await bus.dispatch(BusAction(type: "ping/still-alive", source: "test"))
         var pongIterator = pongs.makeAsyncIterator()

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 /// Random and mutated inputs, from fixed seeds so a failure reproduces.
@@ -17,7 +18,7 @@ struct ConfigurationFuzzTests {
     ]
 
     /// Random byte strings give a value or a positioned error; a value survives a round trip.
-    @Test(.timeLimit(.minutes(2))) func randomBytes() throws {
+    @Test(.scaledTimeLimit(minutes: 2)) func randomBytes() throws {
         var generator = SeededGenerator(seed: 0xF022)
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...48, using: &generator)
@@ -27,7 +28,7 @@ struct ConfigurationFuzzTests {
     }
 
     /// Mutations of realistic documents (gpsd lines, control requests, configs) never crash.
-    @Test(.timeLimit(.minutes(2))) func mutatedDocuments() throws {
+    @Test(.scaledTimeLimit(minutes: 2)) func mutatedDocuments() throws {
         var generator = SeededGenerator(seed: 0xBAD5EED)
         for round in 0..<20_000 {
             var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
@@ -49,7 +50,7 @@ struct ConfigurationFuzzTests {
     }
 
     /// Random nesting of arrays and objects around the depth limit is accepted or rejected cleanly.
-    @Test(.timeLimit(.minutes(1))) func randomNesting() throws {
+    @Test(.scaledTimeLimit(minutes: 1)) func randomNesting() throws {
         var generator = SeededGenerator(seed: 0xDEE9)
         for _ in 0..<200 {
             let depth = Int.random(in: 400...700, using: &generator)

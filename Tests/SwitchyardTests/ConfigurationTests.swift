@@ -55,7 +55,7 @@ struct ConfigurationTests {
     @Test func busDefaults() throws {
         let configuration = try parse(#"{"plugins": []}"#)
         #expect(configuration.bus.name == "switchyard")
-        #expect(configuration.bus.dataDirectory == ".switchyard")
+        #expect(configuration.bus.dataDirectory == ".switchyard/switchyard")
         #expect(configuration.bus.journal.fsync == .interval)
         #expect(configuration.bus.journal.snapshotEvery == 10_000)
         #expect(configuration.bus.stopTimeout == .seconds(10))

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Synchronization
 @testable import Switchyard
 
@@ -43,9 +44,9 @@ final class ControlTestClient: Sendable {
         }
     }
 
-    /// The next line, `nil` at the end of the stream; throws after `timeout`.
-    func readLine(timeout: Duration = .seconds(10)) throws -> String? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+    /// The next line, `nil` at the end of the stream; throws after `timeout` (scaled).
+    func readLine(timeout: Duration = .seconds(30)) throws -> String? {
+        let deadline = TestDeadline(after: timeout)
         while true {
             let line: String?? = buffer.withLock { buffer in
                 guard let newline = buffer.firstIndex(of: 10) else { return nil }
@@ -53,10 +54,9 @@ final class ControlTestClient: Sendable {
                 return .some(String(decoding: buffer[..<newline], as: UTF8.self))
             }
             if let line { return line }
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw Failure(description: "no line within \(timeout)") }
+            guard !deadline.hasPassed else { throw Failure(description: "no line within \(deadline.budget)") }
             var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&interest, 1, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000) + 1)
+            _ = poll(&interest, 1, deadline.remainingMilliseconds())
             guard interest.revents != 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             let count = recv(descriptor, &chunk, chunk.count, 0)
@@ -66,7 +66,7 @@ final class ControlTestClient: Sendable {
     }
 
     /// The next line as JSON.
-    func readJSON(timeout: Duration = .seconds(10)) throws -> JSON {
+    func readJSON(timeout: Duration = .seconds(30)) throws -> JSON {
         guard let line = try readLine(timeout: timeout) else { throw Failure(description: "the connection closed") }
         return try JSON(parsing: line)
     }

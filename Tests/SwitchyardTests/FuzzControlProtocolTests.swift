@@ -1,3 +1,4 @@
+import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
 
@@ -17,7 +18,7 @@ struct FuzzControlProtocolTests {
     ]
 
     /// Random bytes parse to a request or to an error with a code and a message.
-    @Test(.timeLimit(.minutes(1))) func randomBytes() {
+    @Test(.scaledTimeLimit(minutes: 1)) func randomBytes() {
         var generator = SeededGenerator(seed: 0xC0_2701)
         for _ in 0..<30_000 {
             let length = Int.random(in: 0...64, using: &generator)
@@ -27,7 +28,7 @@ struct FuzzControlProtocolTests {
     }
 
     /// Mutated requests parse to an error, or to a request that survives a JSON round trip.
-    @Test(.timeLimit(.minutes(1))) func mutatedRequests() {
+    @Test(.scaledTimeLimit(minutes: 1)) func mutatedRequests() {
         var generator = SeededGenerator(seed: 0x5EED_0C71)
         for round in 0..<30_000 {
             var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
@@ -39,7 +40,7 @@ struct FuzzControlProtocolTests {
     }
 
     /// A session fed random pieces stays bounded, gives one step per line, and finishes.
-    @Test(.timeLimit(.minutes(1))) func sessionsUnderRandomInput() {
+    @Test(.scaledTimeLimit(minutes: 1)) func sessionsUnderRandomInput() {
         var generator = SeededGenerator(seed: 0x5E55_1011)
         for _ in 0..<300 {
             var input: [UInt8] = []
@@ -87,7 +88,7 @@ struct FuzzControlProtocolTests {
     }
 
     /// Splitting a stream at random points never changes the lines it frames.
-    @Test(.timeLimit(.minutes(1))) func framingIgnoresChunkBoundaries() {
+    @Test(.scaledTimeLimit(minutes: 1)) func framingIgnoresChunkBoundaries() {
         var generator = SeededGenerator(seed: 0xF2A3E)
         for _ in 0..<500 {
             let input = (0..<Int.random(in: 0...2000, using: &generator)).map { _ in

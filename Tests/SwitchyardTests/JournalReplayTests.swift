@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 @testable import Switchyard
@@ -143,7 +144,7 @@ struct JournalReplayTests {
     }
 
     /// A journal that can no longer write stops the bus with an error, and the log says why.
-    @Test(.timeLimit(.minutes(1))) func journalFailureStopsTheBus() async throws {
+    @Test(.scaledTimeLimit(minutes: 1)) func journalFailureStopsTheBus() async throws {
         let directory = try JournalTestDirectory()
         let log = LogCollector()
         let bus = try makeBus(directory, plugin: "fail-a", journal: #"{"fsync": "always", "snapshotEvery": 1}"#, log: log.sink)

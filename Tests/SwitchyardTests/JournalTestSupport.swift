@@ -46,7 +46,7 @@ func segmentText(_ actions: [BusAction]) -> String {
 func journaledConfiguration(_ directory: String, plugins: String = "[]", journal: String = #"{"fsync": "always", "snapshotEvery": 1000}"#,
                             registry: PluginRegistry = testRegistry()) throws -> BusConfiguration {
     try BusConfiguration.parse(
-        #"{"bus": {"name": "journaled", "dataDirectory": "\#(directory)", "journal": \#(journal), "stopTimeout": 2}, "plugins": \#(plugins)}"#,
+        #"{"bus": {"name": "journaled", "dataDirectory": "\#(directory)", "journal": \#(journal), "stopTimeout": 30}, "plugins": \#(plugins)}"#,
         file: "journal.json", environment: [:], knownKinds: registry.kinds
     )
 }

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -227,7 +228,7 @@ struct StoreTests {
         store.send(2)
         let seen = await reader.value
         #expect(seen.isSuperset(of: [1, 2, 11, 12]))
-        while store.statistics.middlewareFailures == 0 { await Task.yield() }
+        await waitUntil("the middleware failure is counted") { store.statistics.middlewareFailures > 0 }
         #expect(errors.withLock { $0 } == 1)
         gate.open()
     }

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -53,7 +54,7 @@ struct WorkPolicyTests {
             }
         }
         for value in 0..<10 { continuation.yield(value) }
-        while log.snapshot.running < 3 { await Task.yield() }
+        await waitUntil("three pieces of work run") { log.snapshot.running >= 3 }
         #expect(log.snapshot.started.count == 3)
         gate.open()
         continuation.finish()
@@ -75,9 +76,9 @@ struct WorkPolicyTests {
             }
         }
         continuation.yield(1)
-        while log.snapshot.started != [1] { await Task.yield() }
+        await waitUntil("work 1 has started") { log.snapshot.started == [1] }
         continuation.yield(2)
-        while log.snapshot.started != [1, 2] { await Task.yield() }
+        await waitUntil("work 2 has started") { log.snapshot.started == [1, 2] }
         #expect(log.snapshot.cancelled == [1])
         work.cancel()
         await work.value
@@ -103,15 +104,15 @@ struct WorkPolicyTests {
             }
         }
         continuation.yield(1)
-        while log.snapshot.started != [1] { await Task.yield() }
+        await waitUntil("work 1 has started") { log.snapshot.started == [1] }
         // 2 and 3 arrive while 1 is in flight; once the sentinel 99 has been pulled, the loop
         // has already judged 2 and 3.
         continuation.yield(2)
         continuation.yield(3)
         continuation.yield(99)
-        while pulled.withLock({ $0 }) < 4 { await Task.yield() }
+        await waitUntil("the sentinel has been pulled") { pulled.withLock({ $0 }) >= 4 }
         gate.open()
-        while !log.snapshot.finished.contains(1) { await Task.yield() }
+        await waitUntil("work 1 has finished") { log.snapshot.finished.contains(1) }
         continuation.yield(4)
         continuation.finish()
         await work.value

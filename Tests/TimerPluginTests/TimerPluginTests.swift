@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 import TimerPlugin
 
@@ -24,7 +25,7 @@ struct TimerTests {
             if payloads.count == 3 { break }
         }
         #expect(payloads == [["tick": 1], ["tick": 2], ["tick": 3]])
-        while bus.statistics.plugins.first?.status != .stopped { await Task.yield() }
+        await waitUntil("the timer plugin has stopped") { bus.statistics.plugins.first?.status == .stopped }
         bus.stop()
         try await running.value
     }

@@ -7,14 +7,20 @@ public struct BusServices: Sendable, Hashable {
     public var journal: Bool
     /// Serve the control protocol on `<dataDirectory>/control.sock`. Default: `true`.
     public var controlSocket: Bool
+    /// Restore a journal written by a bus with other state slices (dropping the slices this
+    /// bus lacks, starting its new ones empty) instead of refusing it; see ``JournalError``.
+    /// For one start after a deliberate change of the plugin set. Default: `false`.
+    public var acceptsSliceChanges: Bool
     /// The control server's limits. Default: ``ControlLimits/init(maximumLineLength:maximumClients:watcherBufferBytes:watcherBufferActions:)``.
     public var controlLimits: ControlLimits
 
     /// Creates the choice of services; each parameter defaults as documented on its property.
-    public init(journal: Bool = true, controlSocket: Bool = true, controlLimits: ControlLimits = ControlLimits()) {
+    public init(journal: Bool = true, controlSocket: Bool = true, controlLimits: ControlLimits = ControlLimits(),
+                acceptsSliceChanges: Bool = false) {
         self.journal = journal
         self.controlSocket = controlSocket
         self.controlLimits = controlLimits
+        self.acceptsSliceChanges = acceptsSliceChanges
     }
 
     /// The control socket's path for a data directory.

@@ -33,6 +33,17 @@ final class BusStorage: Sendable {
         var firstSequence: UInt64 = 1
         var journal: Journal?
         if services.journal {
+            let layout = JournalLayout(dataDirectory: settings.dataDirectory)
+            let current = SliceManifest(slices.map(\.name))
+            let (segments, snapshots) = try layout.list()
+            let recorded = segments.isEmpty && snapshots.isEmpty ? nil : try SliceManifest.read(dataDirectory: settings.dataDirectory)
+            if let recorded, recorded != current {
+                guard services.acceptsSliceChanges else {
+                    throw .slicesChanged(dataDirectory: settings.dataDirectory, journal: recorded.slices, bus: current.slices)
+                }
+                log.write(.warning, "journal: restoring a journal written with the slices \(recorded.slices) into a bus with \(current.slices), as told")
+            }
+            if recorded != current { try current.write(dataDirectory: settings.dataDirectory) }
             let clock = ContinuousClock()
             let started = clock.now
             let (opened, restored) = try Journal.open(
@@ -52,6 +63,17 @@ final class BusStorage: Sendable {
     }
 
     var socketPath: String { BusServices.socketPath(dataDirectory: dataDirectory) }
+
+    /// Records a reload's slices beside the journal, so the next start compares against them.
+    /// A failure is logged: the journal itself is intact, and the next start names the mismatch.
+    func recordSlices(_ names: [String], log: LogSink) {
+        guard journal != nil else { return }
+        do {
+            try SliceManifest(names).write(dataDirectory: dataDirectory)
+        } catch {
+            log.write(.warning, "journal: cannot record the reloaded slices: \(error)")
+        }
+    }
 
     /// Starts the journal's flushing and the control server.
     /// - Throws: ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened.

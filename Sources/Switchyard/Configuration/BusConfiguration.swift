@@ -101,9 +101,14 @@ public struct BusConfiguration: Sendable {
         let root = PluginSettings(members, path: "", log: log)
         var bus = BusSettings()
         if let busSettings = root.object("bus") {
-            bus = BusSettings.read(from: busSettings)
+            bus = BusSettings.read(from: busSettings, environment: environment)
             busSettings.reportUnknownKeys()
+        } else {
+            bus.dataDirectory = BusSettings.defaultDataDirectory(forBus: bus.name, environment: environment)
         }
+        // Editors find the schema through "$schema" (`switchyard schema` writes it); the bus
+        // only checks that it is a string.
+        _ = root.string("$schema")
         log.problems.append(contentsOf: busEnvironmentProblems)
 
         var plugins: [PluginDeclaration] = []

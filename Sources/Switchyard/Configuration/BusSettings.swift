@@ -3,7 +3,7 @@ public struct BusSettings: Sendable, Hashable {
     /// The bus's name, shown in logs and readiness lines; default `"switchyard"`.
     public var name: String
     /// Where the journal, snapshots and control socket live, relative to the working
-    /// directory; default `".switchyard"`.
+    /// directory; default per bus: ``defaultDataDirectory(forBus:environment:)``.
     public var dataDirectory: String
     /// How actions are journaled; see ``JournalSettings`` for its defaults.
     public var journal: JournalSettings
@@ -21,10 +21,11 @@ public struct BusSettings: Sendable, Hashable {
     /// ``ControlSettings`` for its defaults.
     public var control = ControlSettings()
 
-    /// Creates settings; every parameter has the default documented on its property.
+    /// Creates settings; every parameter has the default documented on its property (a `nil`
+    /// data directory is `.switchyard/<name>`).
     public init(
         name: String = "switchyard",
-        dataDirectory: String = ".switchyard",
+        dataDirectory: String? = nil,
         journal: JournalSettings = JournalSettings(),
         stopTimeout: Duration = .seconds(10),
         inboxCapacity: Int = 4096,
@@ -32,7 +33,7 @@ public struct BusSettings: Sendable, Hashable {
         logLevel: LogSink.Level = .info
     ) {
         self.name = name
-        self.dataDirectory = dataDirectory
+        self.dataDirectory = dataDirectory ?? Self.defaultDataDirectory(forBus: name)
         self.journal = journal
         self.stopTimeout = stopTimeout
         self.inboxCapacity = inboxCapacity
@@ -40,12 +41,38 @@ public struct BusSettings: Sendable, Hashable {
         self.logLevel = logLevel
     }
 
-    /// Reads the `"bus"` object, recording problems (and unknown keys) in `settings`.
-    static func read(from settings: PluginSettings) -> BusSettings {
+    /// The directory a bus named `name` keeps its data in when its configuration names none:
+    /// `$STATE_DIRECTORY` (the first of its colon-separated entries) when systemd's
+    /// `StateDirectory=` set it, else `.switchyard/<name>` under the working directory — one
+    /// directory per bus, so buses never share a journal or a control socket.
+    public static func defaultDataDirectory(forBus name: String, environment: [String: String] = [:]) -> String {
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
+            return String(state)
+        }
+        return defaultDataRoot + "/" + name
+    }
+
+    /// Where the data directories of buses run from the working directory live: `.switchyard`.
+    public static let defaultDataRoot = ".switchyard"
+
+    /// Whether `name` can name a directory of its own: not empty, no `/`, not `.` or `..`, no NUL.
+    static func isDirectoryName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+    }
+
+    /// Reads the `"bus"` object, recording problems (and unknown keys) in `settings`; the
+    /// default data directory comes from `environment` (see ``defaultDataDirectory(forBus:environment:)``).
+    static func read(from settings: PluginSettings, environment: [String: String] = [:]) -> BusSettings {
         let defaults = BusSettings()
         let name = settings.string("name", default: defaults.name)
-        let dataDirectory = settings.string("dataDirectory", default: defaults.dataDirectory)
-        if name.isEmpty { settings.problem("name", "expected a non-empty string, got \"\"") }
+        let named = settings.string("dataDirectory")
+        if name.isEmpty {
+            settings.problem("name", "expected a non-empty string, got \"\"")
+        } else if named == nil, !isDirectoryName(name), environment["STATE_DIRECTORY"] == nil {
+            settings.problem("name", "\(JSON.string(name).serialized()) cannot name the bus's data directory "
+                + "(.switchyard/<name>): leave out '/', or set bus.dataDirectory")
+        }
+        let dataDirectory = named ?? defaultDataDirectory(forBus: name, environment: environment)
         if dataDirectory.isEmpty { settings.problem("dataDirectory", "expected a non-empty string, got \"\"") }
         var result = BusSettings(
             name: name,

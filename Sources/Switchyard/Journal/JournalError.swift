@@ -13,6 +13,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         case corruptSnapshot(file: String, reason: String)
         case system(path: String, operation: String, reason: String)
         case inUse(dataDirectory: String, owner: String)
+        case slicesChanged(dataDirectory: String, journal: [String], bus: [String])
     }
 
     private let code: Code
@@ -66,12 +67,18 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         JournalError(.inUse(dataDirectory: dataDirectory, owner: owner))
     }
 
+    /// The journal in `dataDirectory` was written by a bus with the slices `journal`; this bus
+    /// has the slices `bus`. See ``SliceManifest``.
+    static func slicesChanged(dataDirectory: String, journal: [String], bus: [String]) -> JournalError {
+        JournalError(.slicesChanged(dataDirectory: dataDirectory, journal: journal, bus: bus))
+    }
+
     /// Whether the error reports damaged journal contents (as opposed to a system failure or a
     /// directory in use).
     public var isCorruption: Bool {
         switch code {
         case .corrupt, .sequenceGap, .missingActions, .corruptSnapshot: return true
-        case .system, .inUse: return false
+        case .system, .inUse, .slicesChanged: return false
         }
     }
 
@@ -81,7 +88,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .corrupt(let file, _, let offset, _), .sequenceGap(let file, _, let offset, _, _): return (file, offset)
         case .corruptSnapshot(let file, _): return (file, 0)
-        case .missingActions, .system, .inUse: return nil
+        case .missingActions, .system, .inUse, .slicesChanged: return nil
         }
     }
 
@@ -107,6 +114,16 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot \(operation) \(path): \(reason)"
         case .inUse(let dataDirectory, let owner):
             return "the data directory \(dataDirectory) is in use by another bus (\(owner)); stop it first or choose another dataDirectory"
+        case .slicesChanged(let dataDirectory, let journal, let bus):
+            func list(_ names: [String]) -> String { names.isEmpty ? "none" : names.joined(separator: ", ") }
+            let dropped = journal.filter { !bus.contains($0) }
+            let added = bus.filter { !journal.contains($0) }
+            var consequence: [String] = []
+            if !dropped.isEmpty { consequence.append("drop the state of \(list(dropped))") }
+            if !added.isEmpty { consequence.append("start \(list(added)) empty") }
+            return "the journal in \(dataDirectory) was written by a bus with the slices \(list(journal)); this bus has "
+                + "\(list(bus)). Restoring it would \(consequence.joined(separator: " and ")). Is the configuration pointed at "
+                + "another bus's data? Choose another dataDirectory, or run once with --accept-slice-changes to restore it anyway"
         }
     }
 }

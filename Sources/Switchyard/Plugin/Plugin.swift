@@ -110,12 +110,16 @@ public struct SettingDescription: Sendable, Hashable {
     public var defaultValue: String?
     /// What the setting does.
     public var summary: String
+    /// The JSON Schema of the value, for `switchyard schema`; `nil` (the default) derives it
+    /// from ``type`` (see ``valueSchema``).
+    public var schema: JSON?
 
     /// Creates a description; `defaultValue: nil` marks the key as required.
-    public init(_ key: String, _ type: String, default defaultValue: String? = nil, _ summary: String) {
+    public init(_ key: String, _ type: String, default defaultValue: String? = nil, _ summary: String, schema: JSON? = nil) {
         self.key = key
         self.type = type
         self.defaultValue = defaultValue
         self.summary = summary
+        self.schema = schema
     }
 }

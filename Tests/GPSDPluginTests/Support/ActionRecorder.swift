@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 
 /// Collects `(event, payload)` pairs from a session and lets a test wait for a condition.
@@ -60,7 +61,7 @@ final class ActionRecorder: Sendable {
     }
 
     /// Waits until `condition` holds for the records; `false` if it has not within `limit` of
-    /// real time — a safety net against hanging on an external process, not a timing check.
+    /// real time (scaled by `SWITCHYARD_TEST_TIMEOUT_SCALE`) — a safety net against hanging on an external process, not a timing check.
     func wait(
         upTo limit: Duration = .seconds(30), until condition: @escaping @Sendable ([Record]) -> Bool
     ) async -> Bool {
@@ -80,7 +81,7 @@ final class ActionRecorder: Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                try? await Task.sleep(for: TestTimeouts.scaled(limit))
                 let waiter = self.state.withLock { $0.waiters.removeValue(forKey: id) }
                 waiter?.continuation.resume(returning: false)
                 return false

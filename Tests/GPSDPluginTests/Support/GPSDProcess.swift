@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SwitchyardTestSupport
 import Synchronization
 
 /// A real gpsd for one test: fed with a capture by `gpsfake`, or bare with no device.
@@ -90,12 +91,7 @@ final class GPSDProcess: Sendable {
     /// attempt succeeds; `false` if it never does within a generous real-time bound.
     func waitUntilListening() async -> Bool {
         let port = port
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while ContinuousClock.now < deadline {
-            if Self.accepts(port: port) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        return await eventually(interval: .milliseconds(20)) { Self.accepts(port: port) }
     }
 
     private static func accepts(port: Int) -> Bool {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SwitchyardTestSupport
 import Synchronization
 
 /// Removes the System V shared memory gpsd leaves behind when killed.
@@ -21,9 +22,10 @@ enum GPSDSharedMemory {
         }
     }
 
-    /// Waits (up to three seconds) until no process is attached to the segment with `key`.
+    /// Waits (up to 30 seconds, scaled) until no process is attached to the segment with `key`.
     static func waitUntilDetached(key: key_t) {
-        for _ in 0..<300 {
+        let deadline = TestDeadline(after: .seconds(30))
+        while !deadline.hasPassed {
             let id = shmget(key, 0, 0)
             var status = shmid_ds()
             guard id >= 0, shmctl(id, IPC_STAT, &status) == 0, status.shm_nattch > 0 else { return }

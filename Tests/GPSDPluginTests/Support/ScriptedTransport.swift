@@ -1,4 +1,5 @@
 @testable import GPSDPlugin
+import SwitchyardTestSupport
 import Synchronization
 
 /// A transport whose connections a test drives by hand: no sockets, no threads.
@@ -17,14 +18,11 @@ final class ScriptedTransport: GPSDTransport {
     /// The connections opened so far.
     var connections: [ScriptedConnection] { opened.withLock { $0 } }
 
-    /// Waits (yielding) until connection number `index` (from 0) has been opened.
+    /// Waits until connection number `index` (from 0) has been opened; `nil` after a
+    /// generous, scaled real-time bound.
     func connection(_ index: Int) async -> ScriptedConnection? {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while ContinuousClock.now < deadline {
-            if let connection = opened.withLock({ $0.count > index ? $0[index] : nil }) { return connection }
-            await Task.yield()
-        }
-        return nil
+        guard await eventually({ opened.withLock { $0.count > index } }) else { return nil }
+        return opened.withLock { $0[index] }
     }
 }
 

@@ -1,5 +1,6 @@
 import LocationEmitterPlugin
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 
 /// A bus with the location-emitter plugin, started from a config text, collecting every
@@ -33,15 +34,10 @@ struct LocationBus {
         collected.actions.withLock { $0.filter { $0.type == type } }
     }
 
-    /// Waits (yielding) until `count` actions of `type` were reduced; `false` after a generous
+    /// Waits until `count` actions of `type` were reduced; `false` after a generous, scaled
     /// real-time bound.
     func wait(for count: Int, of type: String) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while actions(type).count < count {
-            if ContinuousClock.now > deadline { return false }
-            await Task.yield()
-        }
-        return true
+        await eventually { actions(type).count >= count }
     }
 
     /// Dispatches an action as the plugin `source` would, and returns it as reduced.

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -80,11 +81,12 @@ final class BusProcess: Sendable {
         actions("fleet/status").compactMap { $0.payload["status"]?.stringValue }
     }
 
-    /// Polls until `condition` holds; records an issue with the bus's stderr after `timeout`.
+    /// Polls until `condition` holds; records an issue with the bus's stderr after `timeout`
+    /// (scaled by `SWITCHYARD_TEST_TIMEOUT_SCALE`).
     @discardableResult
     func wait(_ what: String, timeout: Duration = .seconds(30), until condition: (BusProcess) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline, process.isRunning {
+        let deadline = TestDeadline(after: timeout)
+        while !deadline.hasPassed, process.isRunning {
             if condition(self) { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -94,15 +96,12 @@ final class BusProcess: Sendable {
         return false
     }
 
-    /// Sends SIGTERM and returns the exit status, killing the bus after `timeout`.
-    func stop(timeout: Duration = .seconds(20)) async -> Int32 {
+    /// Sends SIGTERM and returns the exit status, killing the bus after `timeout` (scaled).
+    func stop(timeout: Duration = .seconds(30)) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
         if process.isRunning {
-            Issue.record("switchyard did not stop within \(timeout); stderr:\n\(stderr)")
+            Issue.record("switchyard did not stop within \(TestTimeouts.scaled(timeout)); stderr:\n\(stderr)")
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()

@@ -43,7 +43,7 @@ struct Fleet {
         let log = directory.path("\(name).jsonl")
         let entries = plugins + [#"{"name": "log", "kind": "logger", "format": "json", "to": "\#(log)"}"#]
         let config = try directory.write("\(name).json", """
-            {"bus": {"name": "\(name)", "dataDirectory": "\(directory.path("data-" + name))", "stopTimeout": 5},
+            {"bus": {"name": "\(name)", "dataDirectory": "\(directory.path("data-" + name))", "stopTimeout": 30},
              "plugins": [\(entries.joined(separator: ",\n  "))]}
             """)
         return try BusProcess(config: config, actionLog: log, directory: directory.url, environment: environment)

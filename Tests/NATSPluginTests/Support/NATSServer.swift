@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SwitchyardTestSupport
 import Synchronization
 import Testing
 
@@ -60,12 +61,8 @@ final class NATSServer: Sendable {
         }
         try process.run()
         self.process.withLock { $0 = process }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(15))
-        while ContinuousClock.now < deadline {
-            if Self.accepts(port: port) { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("nats-server did not accept connections within 15 s:\n\(log)")
+        if await eventually(interval: .milliseconds(20), { Self.accepts(port: port) }) { return }
+        Issue.record("nats-server did not accept connections within \(TestTimeouts.scaled(.seconds(30))):\n\(log)")
     }
 
     /// Stops the server with SIGTERM and waits for it to exit.
@@ -75,10 +72,7 @@ final class NATSServer: Sendable {
             return process
         }) else { return }
         process.terminate()
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await eventually(interval: .milliseconds(20)) { !process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

@@ -35,6 +35,14 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+# How long /_control/await waits for requests to arrive: generous, because the whole suite runs
+# in parallel on small machines; scaled like every other test deadline, and kept below
+# URLSession's 60 s request timeout so the test reads the verdict rather than a timeout.
+try:
+    AWAIT_SECONDS = min(45.0, 40.0 * max(1.0, float(os.environ.get("SWITCHYARD_TEST_TIMEOUT_SCALE", "1"))))
+except ValueError:
+    AWAIT_SECONDS = 40.0
+
 SCRIPT = json.loads(sys.argv[1])
 ROUTES = SCRIPT.get("routes", {})
 LOCK = threading.Condition()
@@ -188,7 +196,7 @@ class Handler(BaseHTTPRequestHandler):
             target = query.get("path", [""])[0]
             count = int(query.get("count", ["1"])[0])
             state = query.get("state", [None])[0]
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + AWAIT_SECONDS
             with LOCK:
                 def matching():
                     return [r for r in REQUESTS if r["path"] == target and (state is None or r["state"] == state)]

@@ -166,7 +166,8 @@ public final actor Bus {
         published.store = store
         store.startDrainer()
         let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
-                           slices: slices, counters: counters)
+                           slices: slices, counters: counters,
+                           journal: storage?.journal == nil ? nil : storage.map { PluginJournal(dataDirectory: $0.dataDirectory, restoredThrough: firstSequence - 1) })
         self.core = core
         self.registry = registry
         self.storage = storage

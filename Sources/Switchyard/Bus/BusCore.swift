@@ -12,9 +12,11 @@ final class BusCore: Sendable {
     let busName: String
     let slices: SliceTable
     let counters: BusCounters
+    /// The journal plugins may read; `nil` when the bus keeps none.
+    let journal: PluginJournal?
 
     init(store: Store<JSON, BusAction>, router: ActionRouter, log: LogSink, clock: any Clock<Duration>,
-         busName: String, slices: SliceTable, counters: BusCounters) {
+         busName: String, slices: SliceTable, counters: BusCounters, journal: PluginJournal? = nil) {
         self.store = store
         self.router = router
         self.log = log
@@ -22,6 +24,7 @@ final class BusCore: Sendable {
         self.busName = busName
         self.slices = slices
         self.counters = counters
+        self.journal = journal
     }
 
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {

@@ -32,6 +32,10 @@ public struct PluginContext: Sendable {
     /// must tell this bus from others, such as a bridge between machines.
     public var busName: String { core.busName }
 
+    /// The bus's journal, for plugins that read what the bus recorded; `nil` when the bus keeps
+    /// no journal (no data directory, or `BusServices(journal: false)`).
+    public var journal: PluginJournal? { core.journal }
+
     /// The whole bus state as of the last reduced action.
     public var state: JSON { core.store.currentState }
 

@@ -1,0 +1,220 @@
+import Glibc
+
+/// Follows a bus's journal from a sequence number on, for readers that publish what the bus
+/// recorded (the NATS bridge's store-and-forward): each ``read(limit:)`` continues where the
+/// last one stopped, reading only the bytes appended since, so following a journal costs
+/// what it appends.
+///
+/// Reading is safe while the bus appends: bytes after the last newline are a line still
+/// being written and are read on a later call. Every line's checksum is checked against the
+/// segment's chain, as the bus does on start. Actions compaction removed before they were read
+/// are not an error: ``Batch/missing`` names them, and reading continues after them. The
+/// on-disk format is the writer's; nothing here writes.
+public struct JournalFollower: Sendable {
+    /// What one ``JournalFollower/read(limit:)`` found.
+    public struct Batch: Sendable, Hashable {
+        /// The actions after the previous position, in order.
+        public var actions: [BusAction] = []
+        /// Journaled actions that are gone (removed by `journal compact`) before `actions`;
+        /// `nil` when nothing was skipped.
+        public var missing: ClosedRange<UInt64>?
+        /// Whether the read reached the end of what is journaled now.
+        public var reachedEnd = false
+    }
+
+    private let layout: JournalLayout
+    /// The last sequence number handed over, or skipped as missing.
+    public private(set) var position: UInt64
+    private var segment: JournalLayout.Segment?
+    private var offset = 0
+    private var chain: UInt32 = 0
+    private var legacy = false
+    /// Set when a read stopped before missing actions, to report them first in the next batch.
+    private var stoppedAtGap = false
+
+    /// The largest piece of a segment read at once: 4 MiB.
+    static let chunkSize = 4 << 20
+
+    /// A follower of the journal in `dataDirectory` that hands over the actions after
+    /// `position` (0: from the first action journaled).
+    public init(dataDirectory: String, after position: UInt64) {
+        layout = JournalLayout(dataDirectory: dataDirectory)
+        self.position = position
+    }
+
+    /// Reads up to `limit` actions after ``position`` and moves past them.
+    /// - Throws: ``JournalError`` when a segment cannot be read or a line is damaged (its
+    ///   checksum, its JSON or its sequence number); the position stays before it.
+    public mutating func read(limit: Int) throws(JournalError) -> Batch {
+        var batch = Batch()
+        while batch.actions.count < limit {
+            if segment == nil {
+                let segments = try layout.list().segments
+                guard let chosen = segments.last(where: { $0.firstSequence <= position + 1 }) ?? segments.first else {
+                    batch.reachedEnd = true
+                    return batch
+                }
+                enter(chosen)
+            }
+            guard try readSegment(limit: limit, into: &batch) else { continue }
+            if batch.actions.count >= limit || stoppedAtGap { return batch.stopped(&stoppedAtGap) }
+            // At the end of this segment: it is finished only when a newer one exists, and the
+            // writer may have appended to it just before starting that one, so it is read once more.
+            let segments = try layout.list().segments
+            guard let current = segment, let next = segments.first(where: { $0.firstSequence > current.firstSequence }) else {
+                batch.reachedEnd = true
+                return batch
+            }
+            guard try readSegment(limit: limit, into: &batch) else { continue }
+            if batch.actions.count >= limit || stoppedAtGap { return batch.stopped(&stoppedAtGap) }
+            enter(next)
+        }
+        return batch
+    }
+
+    /// Moves past the actions through `sequence` without handing them over (another reader
+    /// took them); a position already past it stays.
+    public mutating func advance(to sequence: UInt64) {
+        position = max(position, sequence)
+    }
+
+    private mutating func enter(_ segment: JournalLayout.Segment) {
+        self.segment = segment
+        offset = 0
+        chain = 0
+        legacy = false
+    }
+
+    /// Reads the current segment from ``offset`` to its end or `limit`; `false` when the
+    /// segment is gone (compacted away), so the caller lists the segments again.
+    private mutating func readSegment(limit: Int, into batch: inout Batch) throws(JournalError) -> Bool {
+        guard let segment else { return false }
+        let descriptor = open(segment.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT {
+                self.segment = nil
+                return false
+            }
+            throw .system(path: segment.path, operation: "open", errno: errno)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .system(path: segment.path, operation: "inspect", errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .system(path: segment.path, operation: "read", reason: "it is not a regular file") }
+        while batch.actions.count < limit, !stoppedAtGap, offset < Int(status.st_size) {
+            let wanted = min(Int(status.st_size) - offset, Self.chunkSize)
+            var bytes = [UInt8](repeating: 0, count: wanted)
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(path: segment.path, operation: "read", errno: errno)
+            }
+            guard count > 0 else { break }
+            let consumed = try scan(bytes[..<count], segment: segment, limit: limit, into: &batch)
+            guard consumed > 0 || stoppedAtGap else {
+                // No whole line in a full chunk means a line longer than the chunk: read more.
+                if count == Self.chunkSize, Int(status.st_size) - offset > count { return try readLongLine(descriptor, segment, size: Int(status.st_size), limit: limit, into: &batch) }
+                break
+            }
+            offset += consumed
+        }
+        return true
+    }
+
+    private mutating func readLongLine(_ descriptor: Int32, _ segment: JournalLayout.Segment, size: Int, limit: Int, into batch: inout Batch) throws(JournalError) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: size - offset)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size - offset, off_t(offset)) }
+        guard count >= 0 else { throw .system(path: segment.path, operation: "read", errno: errno) }
+        offset += try scan(bytes[..<count], segment: segment, limit: limit, into: &batch)
+        return true
+    }
+
+    /// Takes the whole lines of `bytes` (which start at ``offset``); returns the bytes used.
+    private mutating func scan(_ bytes: ArraySlice<UInt8>, segment: JournalLayout.Segment, limit: Int, into batch: inout Batch) throws(JournalError) -> Int {
+        var consumed = 0
+        var failure: JournalError?
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while batch.actions.count < limit, let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                let lineOffset = offset + start
+                if lineOffset == 0 {
+                    legacy = line.first == UInt8(ascii: "{")
+                }
+                if lineOffset == 0, !legacy {
+                    switch JournalSegmentHeader.decode(line) {
+                    case .failure(let error):
+                        failure = .corrupt(file: segment.path, line: 1, offset: 0, reason: error.description)
+                        return
+                    case .success(let (header, _)):
+                        guard skip(through: header.after, into: &batch) else { return }
+                        chain = header.previous
+                        // Ids a repair skipped were never given out: nothing is missing there.
+                        position = max(position, header.first - 1)
+                    }
+                } else {
+                    if lineOffset == 0, segment.firstSequence > position + 1 {
+                        guard skip(through: segment.firstSequence - 1, into: &batch) else { return }
+                    }
+                    let decoded: Result<BusAction, JournalLine.DecodeError>
+                    var next = chain
+                    if legacy {
+                        decoded = JournalLine.decode(line)
+                    } else {
+                        switch JournalRecord.verify(line, continuing: chain) {
+                        case .failure(let error): decoded = .failure(error)
+                        case .success(let parts):
+                            next = parts.checksum
+                            decoded = JournalLine.decode(parts.body)
+                        }
+                    }
+                    switch decoded {
+                    case .failure(let error):
+                        failure = .corrupt(file: segment.path, line: 0, offset: lineOffset, reason: error.description)
+                        return
+                    case .success(let action):
+                        if action.id > position + 1, lineOffset > 0, position + 1 > segment.firstSequence {
+                            failure = .sequenceGap(file: segment.path, line: 0, offset: lineOffset, expected: position + 1, found: action.id)
+                            return
+                        }
+                        if action.id > position + 1 {
+                            guard skip(through: action.id - 1, into: &batch) else { return }
+                        }
+                        chain = next
+                        if action.id > position {
+                            batch.actions.append(action)
+                            position = action.id
+                        }
+                    }
+                }
+                start = end + 1
+                consumed = start
+            }
+        }
+        if let failure { throw failure }
+        return consumed
+    }
+
+    /// Records that the actions after ``position`` through `last` are gone, and moves past
+    /// them; `false` when the batch already holds actions, so it ends before the gap (a batch's
+    /// missing range always comes before its actions).
+    private mutating func skip(through last: UInt64, into batch: inout Batch) -> Bool {
+        guard last > position else { return true }
+        guard batch.actions.isEmpty else {
+            stoppedAtGap = true
+            return false
+        }
+        let gone = (position + 1)...last
+        batch.missing = batch.missing.map { $0.lowerBound...gone.upperBound } ?? gone
+        position = last
+        return true
+    }
+}
+
+extension JournalFollower.Batch {
+    /// The batch, clearing `flag` (a read that stopped at a gap resumes normally).
+    fileprivate func stopped(_ flag: inout Bool) -> Self {
+        flag = false
+        return self
+    }
+}

@@ -11,11 +11,13 @@ import Synchronization
 /// were decided. When the bus stops (the action stream ends), the bridge stops pulling,
 /// waits briefly for what is in flight to be acknowledged, and closes.
 final class NATSBridge: Sendable {
-    private struct Shared: Sendable {
+    struct Shared: Sendable {
         var machine: BridgeMachine
         var connection: NATSConnection?
         var closeReason: String?
         var dispatching = false
+        /// Publishing from the journal (JetStream with a journal); `nil` otherwise.
+        var forward: Forwarding?
     }
 
     private struct Tally: Sendable {
@@ -31,8 +33,11 @@ final class NATSBridge: Sendable {
     let reporter: NATSReporter
     /// The time since the bridge started, on the bus clock.
     let now: @Sendable () -> Duration
-    private let shared: Mutex<Shared>
+    let shared: Mutex<Shared>
     private let tally = Mutex(Tally())
+    /// Wakes the journal reader: room in the window, a connection ready, a live action left.
+    let doorbell: AsyncStream<Void>
+    let ring: AsyncStream<Void>.Continuation
 
     /// How long a stopping bridge waits for publishes to be acknowledged.
     static let drainTimeout: Duration = .milliseconds(500)
@@ -44,20 +49,35 @@ final class NATSBridge: Sendable {
         self.reporter = NATSReporter(context: context)
         self.now = now
         shared = Mutex(Shared(machine: BridgeMachine(configuration: settings.machineConfiguration(busName: context.busName))))
+        (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Whether published actions come from the journal: JetStream mode, something to
+    /// publish, and a bus that keeps a journal.
+    var forwardsFromJournal: Bool {
+        settings.mode == .jetstream && settings.publish != nil && context.journal != nil
     }
 
     /// Runs until the bus stops the plugin.
     func run() async {
         reporter.status("connecting", payload: ["url": .string(settings.endpoints.first?.description ?? "")])
+        let journal = forwardsFromJournal ? context.journal : nil
+        if let journal { startForwarding(journal) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.maintainConnection() }
             if settings.mode == .jetstream {
                 group.addTask { await self.tickPeriodically() }
             }
-            await forwardLocalActions()
+            if let journal {
+                group.addTask { await self.publishFromJournal(journal) }
+                await forwardLive()
+            } else {
+                await forwardLocalActions()
+            }
             if !Task.isCancelled { await drain() }
             group.cancelAll()
         }
+        if journal != nil { saveCursor(force: true) }
         let counters = self.counters
         context.log.info("stopped: \(counters["published"]?.intValue ?? 0) published, \(counters["received"]?.intValue ?? 0) received, "
             + "\(counters["dropped"]?.intValue ?? 0) dropped, \(counters["buffered"]?.intValue ?? 0) unsent")
@@ -73,7 +93,8 @@ final class NATSBridge: Sendable {
             "published": .integer(Int64(published)),
             "received": .integer(Int64(tally.received)),
             "buffered": .integer(Int64(held)),
-            "dropped": .integer(Int64(dropped + context.actions.droppedCount)),
+            // Publishing from the journal, the live stream is only a shortcut: what it drops is read back.
+            "dropped": .integer(Int64(dropped + (forwardsFromJournal ? 0 : context.actions.droppedCount))),
             "failed": .integer(Int64(failed + tally.invalid)),
             "duplicates": .integer(Int64(tally.duplicates)),
         ]
@@ -92,7 +113,8 @@ final class NATSBridge: Sendable {
         }
     }
 
-    private func apply(_ effects: BridgeMachine.Effects, to shared: inout Shared) {
+    func apply(_ effects: BridgeMachine.Effects, to shared: inout Shared) {
+        if shared.forward != nil { settle(effects, in: &shared) }
         guard let connection = shared.connection else { return }
         if !effects.bytes.isEmpty, connection.write(effects.bytes), connection.isCongested {
             shared.machine.congested()
@@ -195,6 +217,7 @@ final class NATSBridge: Sendable {
             }
             let effects = withMachine { $0.tick(now: now()) }
             report(effects.reports)
+            if forwardsFromJournal { saveCursor(force: false) }
         }
     }
 

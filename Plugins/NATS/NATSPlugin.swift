@@ -8,14 +8,17 @@ import Switchyard
 /// stream (created if absent) and each bus reads through a durable consumer, acknowledging
 /// a message only after its action was reduced — and journaled — on the bus, so a bus that
 /// was offline resumes where it stopped and misses nothing (at least once; redeliveries are
-/// recognised by message id and dropped).
+/// recognised by message id and dropped). On a bus with a journal, JetStream publishing
+/// reads the journal after a durable cursor (store-and-forward, at `drainRate`), so no outage
+/// or restart loses what the journal kept.
 ///
 /// Every published action carries its origin bus and `Nats-Msg-Id: <origin>-<id>`; actions
 /// whose origin is this bus are never dispatched, and actions the bridge dispatched are
 /// never published again, so nothing loops. The plugin emits `NAME/status` (`connecting`,
 /// `connected`, `disconnected`), `NAME/failed` (`kind`: `unreachable`, `authorization`,
 /// `timeout`, `closed`, `stale`, `server`, `protocol`, `unsupported`, `io`, `jetstream`,
-/// `oversized`, `rejected`, `duplicate-id`, `invalid-message`; with `message`) and
+/// `oversized`, `rejected`, `duplicate-id`, `invalid-message`, `cursor`, `retention`,
+/// `journal`; with `message`) and
 /// `NAME/overflow`, and keeps `state.NAME`. It never fails: it reconnects with backoff and
 /// jitter for as long as the bus runs.
 public struct NATSPlugin: Plugin {
@@ -42,7 +45,10 @@ public struct NATSPlugin: Plugin {
         SettingDescription("maxAckPending", "integer 1-1000000", default: "1000", "Messages delivered but not yet acknowledged."),
         SettingDescription("batch", "integer 1-10000", default: "100", "Messages per pull request."),
         SettingDescription("publishWindow", "integer 1-100000", default: "256", "JetStream publishes awaiting acknowledgement."),
-        SettingDescription("bufferSize", "integer 1-10000000", default: "10000", "Actions held while disconnected; then overflow applies (counted)."),
+        SettingDescription("drainRate", "integer 1-10000000", default: "unlimited",
+                           "JetStream with a journal: the most actions a second published from the journal (a backlog after an outage drains at this rate)."),
+        SettingDescription("bufferSize", "integer 1-10000000", default: "10000",
+                           "Core, or JetStream without a journal: actions held while disconnected; then overflow applies (counted). JetStream with a journal publishes from the journal instead."),
         SettingDescription("overflow", "\"drop-oldest\" | \"drop-newest\"", default: "\"drop-oldest\"", "Which action goes when the buffer is full."),
         SettingDescription("reconnectDelay", "number of seconds", default: "0.25", "First reconnect delay; doubles per attempt, with jitter."),
         SettingDescription("maxReconnectDelay", "number of seconds", default: "10", "Longest reconnect delay."),

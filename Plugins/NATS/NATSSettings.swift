@@ -34,6 +34,9 @@ public struct NATSSettings: Sendable, Hashable {
     /// The most publishes awaiting JetStream's acknowledgement. Default: 256, or
     /// ``bufferSize`` when that is smaller.
     public var publishWindow: Int
+    /// The most actions a second published from the journal (JetStream with a journal), so a
+    /// backlog after an outage drains without flooding the server. Default: `nil`, no limit.
+    public var drainRate: Int?
     /// Actions held while disconnected (with JetStream, unacknowledged ones included).
     /// Default: 10000.
     public var bufferSize: Int
@@ -53,7 +56,7 @@ public struct NATSSettings: Sendable, Hashable {
     public var requestTimeout: Duration
 
     /// The keys only JetStream mode reads.
-    static let jetStreamKeys = ["stream", "durable", "deliver", "ackWait", "maxAckPending", "batch", "publishWindow"]
+    static let jetStreamKeys = ["stream", "durable", "deliver", "ackWait", "maxAckPending", "batch", "publishWindow", "drainRate"]
 
     /// Reads every key of a `nats` entry, recording each problem in `settings`.
     init(reading settings: PluginSettings) {
@@ -93,6 +96,7 @@ public struct NATSSettings: Sendable, Hashable {
         publishWindow = settings.int("publishWindow", default: min(256, bufferSize), range: 1...100_000)
         if publishWindow > bufferSize { settings.problem("publishWindow", "must not exceed bufferSize (\(bufferSize))") }
         overflow = settings.oneOf("overflow", default: OutboxOverflow.dropOldest)
+        drainRate = settings.int("drainRate", range: 1...10_000_000)
         reconnectDelay = settings.seconds("reconnectDelay", default: .milliseconds(250), range: 0.001...3600)
         maxReconnectDelay = settings.seconds("maxReconnectDelay", default: .seconds(10), range: 0.001...3600)
         if maxReconnectDelay < reconnectDelay { settings.problem("maxReconnectDelay", "must not be shorter than reconnectDelay") }

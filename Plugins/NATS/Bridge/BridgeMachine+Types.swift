@@ -46,5 +46,8 @@ extension BridgeMachine {
         var close: String?
         /// Whether the bridge just became ready: connected, and JetStream set up.
         var becameReady = false
+        /// JetStream publishes settled for good, by action id: stored (or a duplicate of a
+        /// stored one), refused and reported, or too large to send and reported.
+        var settled: [UInt64] = []
     }
 }

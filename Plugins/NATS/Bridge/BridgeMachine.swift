@@ -110,6 +110,7 @@ struct BridgeMachine: Sendable {
         var effects = Effects()
         if message.size > maxPayload {
             reportOversized(message, effects: &effects)
+            if configuration.mode == .jetstream { effects.settled.append(message.actionID) }
             return effects
         }
         let admission = outbox.submit(message, now: now)
@@ -123,7 +124,10 @@ struct BridgeMachine: Sendable {
         while let message = queue.popFirst() {
             if message.size > maxPayload {
                 reportOversized(message, effects: &effects)
-                if configuration.mode == .jetstream { queue += outbox.reject(message.actionID, now: now).send }
+                if configuration.mode == .jetstream {
+                    effects.settled.append(message.actionID)
+                    queue += outbox.reject(message.actionID, now: now).send
+                }
                 continue
             }
             switch configuration.mode {
@@ -214,6 +218,7 @@ struct BridgeMachine: Sendable {
             } else {
                 publishedCount += 1
             }
+            effects.settled.append(id)
             send(outbox.acknowledge(id, now: now), now: now, effects: &effects)
         case .failure(let error) where error.code == 503:
             // JetStream is busy or electing a leader: the publish is retried when it expires.
@@ -229,6 +234,7 @@ struct BridgeMachine: Sendable {
         let (rejected, more) = outbox.reject(id, now: now)
         if let rejected {
             failedCount += 1
+            effects.settled.append(id)
             effects.reports.append(.rejected(type: rejected.type, id: id, reason: reason))
         }
         send(more, now: now, effects: &effects)

@@ -96,6 +96,21 @@ final class BusProcess: Sendable {
         return false
     }
 
+    /// Kills the bus with SIGKILL (a power cut, as far as the bus can tell) and waits for it.
+    func killNow() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// The exit status once the bus has exited by itself, waiting at most `timeout` (scaled);
+    /// `nil` when it still runs.
+    func exitStatus(timeout: Duration = .seconds(30)) async -> Int32? {
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Sends SIGTERM and returns the exit status, killing the bus after `timeout` (scaled).
     func stop(timeout: Duration = .seconds(30)) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }

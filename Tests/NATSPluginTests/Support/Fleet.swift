@@ -33,17 +33,33 @@ struct Fleet {
         return #"{"name": "emit", "kind": "exec", "command": "/bin/sh", "args": \#(args)}"#
     }
 
+    /// Like ``emitter(_:count:trigger:pause:padding:)`` without pauses, but the trigger is
+    /// consumed: a restarted bus does not emit again.
+    func onceEmitter(_ type: String, count: Int, trigger: String) -> String {
+        let script = """
+            while ! mv "$0" "$0.used" 2>/dev/null; do sleep 0.02; done
+            i=1
+            while [ $i -le \(count) ]; do
+              echo "{\\"type\\":\\"\(type)\\",\\"payload\\":{\\"n\\":$i}}"
+              i=$((i+1))
+            done
+            exec cat > /dev/null
+            """
+        let args = JSON.array([.string("-c"), .string(script), .string(directory.path(trigger))]).serialized()
+        return #"{"name": "emit", "kind": "exec", "command": "/bin/sh", "args": \#(args)}"#
+    }
+
     /// A `nats` plugin entry named `fleet` with fast reconnects; `extra` adds members.
     static func bridge(url: String, _ extra: String) -> String {
         #"{"name": "fleet", "kind": "nats", "url": "\#(url)", "reconnectDelay": 0.05, "maxReconnectDelay": 0.5, \#(extra)}"#
     }
 
     /// Writes the config of bus `name` with `plugins` and a JSON logger, and starts it.
-    func start(_ name: String, _ plugins: [String], environment: [String: String] = [:]) throws -> BusProcess {
+    func start(_ name: String, _ plugins: [String], bus: String = "", environment: [String: String] = [:]) throws -> BusProcess {
         let log = directory.path("\(name).jsonl")
         let entries = plugins + [#"{"name": "log", "kind": "logger", "format": "json", "to": "\#(log)"}"#]
         let config = try directory.write("\(name).json", """
-            {"bus": {"name": "\(name)", "dataDirectory": "\(directory.path("data-" + name))", "stopTimeout": 30},
+            {"bus": {"name": "\(name)", "dataDirectory": "\(directory.path("data-" + name))", "stopTimeout": 30\(bus.isEmpty ? "" : ", " + bus)},
              "plugins": [\(entries.joined(separator: ",\n  "))]}
             """)
         return try BusProcess(config: config, actionLog: log, directory: directory.url, environment: environment)

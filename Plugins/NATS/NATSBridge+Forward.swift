@@ -1,0 +1,204 @@
+import Switchyard
+
+/// Store-and-forward: in JetStream mode with a journal, published actions come from the
+/// journal, after a durable cursor (the last id JetStream settled, in
+/// `<dataDirectory>/NAME.cursor`), so no outage and no restart loses what the journal kept.
+///
+/// Two tasks feed the machine. The live task takes the plugin's actions as the bus hands them
+/// over and publishes them at once while it can (connected, room in the window, within the
+/// drain rate); otherwise it leaves them to the journal task, which reads the journal from the
+/// cursor on at the drain rate until it catches up. Both publish in id order (``ForwardSource``
+/// keeps them apart), and every message carries `Nats-Msg-Id: <origin>-<id>`, so JetStream
+/// stores a resent action once.
+extension NATSBridge {
+    /// Reads the cursor (reporting a damaged or unusable one) and sets the forwarding state up.
+    func startForwarding(_ journal: PluginJournal) {
+        let cursor = journal.cursor(named: context.name)
+        var start = journal.restoredThrough
+        do {
+            if let saved = try cursor.load() {
+                if saved > journal.restoredThrough {
+                    reporter.failure("cursor", "the cursor \(cursor.path) says \(saved) was published, but the journal ends at \(journal.restoredThrough) "
+                                     + "(was the journal replaced?); publishing from the journal's oldest action", repeatable: true)
+                    start = 0
+                } else {
+                    start = saved
+                }
+            } else {
+                context.log.info("no cursor yet (\(cursor.path)): publishing the actions after \(start), this start's first")
+            }
+        } catch {
+            reporter.failure("cursor", "\(error); publishing from the journal's oldest action again (JetStream drops the duplicates it still remembers)",
+                             details: ["path": .string(cursor.path)], repeatable: true)
+            start = 0
+        }
+        do {
+            try cursor.store(start)
+        } catch {
+            reporter.failure("cursor", "\(error)", details: ["path": .string(cursor.path)], repeatable: true)
+        }
+        let window = settings.publishWindow
+        let forwarding = Forwarding(
+            progress: ForwardProgress(cursor: start, saveInterval: Self.cursorSaveInterval),
+            pacer: DrainPacer(rate: settings.drainRate, now: now()),
+            feedLimit: min(2 * window, max(settings.bufferSize, window)),
+            earlierRunsThrough: journal.restoredThrough
+        )
+        shared.withLock { $0.forward = forwarding; $0.forward?.progress.didSave(start, now: now()) }
+    }
+
+    /// How often the cursor is written at most while acknowledgements arrive.
+    static var cursorSaveInterval: Duration { .milliseconds(200) }
+
+    /// Applies the machine's settled publishes to the progress; rings the journal task when
+    /// it may publish more.
+    func settle(_ effects: BridgeMachine.Effects, in shared: inout Shared) {
+        guard var forward = shared.forward else { return }
+        for id in effects.settled { forward.progress.settled(id) }
+        let wake = !forward.source.isLive && (!effects.settled.isEmpty || effects.becameReady)
+        shared.forward = forward
+        if wake { ring.yield() }
+    }
+
+    /// Writes the cursor when it moved (at most every ``cursorSaveInterval`` unless `force`).
+    func saveCursor(force: Bool) {
+        guard let journal = context.journal else { return }
+        let time = now()
+        let due = shared.withLock { shared -> UInt64? in
+            guard let progress = shared.forward?.progress else { return nil }
+            return force ? (progress.confirmed > progress.saved ? progress.confirmed : nil) : progress.due(now: time)
+        }
+        guard let due else { return }
+        do {
+            try journal.cursor(named: context.name).store(due)
+            shared.withLock { $0.forward?.progress.didSave(due, now: time) }
+        } catch {
+            reporter.failure("cursor", "\(error); a restart publishes again from \(shared.withLock { $0.forward?.progress.saved ?? 0 })",
+                             details: ["path": .string(journal.cursor(named: context.name).path)], repeatable: false)
+        }
+    }
+
+    /// Whether the bridge publishes `action` at all.
+    private func publishes(_ action: BusAction, _ pattern: TypePattern) -> Bool {
+        pattern.matches(action.type) && action.source != context.name && !action.source.hasPrefix("nats:")
+    }
+
+    private func message(_ action: BusAction, earlierRunsThrough: UInt64, subjects: inout [String: String]) -> OutgoingMessage {
+        let subject = subjects[action.type] ?? settings.mapping.subject(for: action.type)
+        if subjects.count < 4096 { subjects[action.type] = subject }
+        var message = OutgoingMessage(action: action, origin: origin, subject: subject)
+        message.isResend = action.id <= earlierRunsThrough
+        return message
+    }
+
+    /// The live task: publishes the plugin's actions as they come while it can, else leaves
+    /// them to the journal task. Returns when the bus stops.
+    func forwardLive() async {
+        guard let pattern = settings.publish else { return }
+        var subjects: [String: String] = [:]
+        for await action in context.actions {
+            guard publishes(action, pattern) else { continue }
+            let message = message(action, earlierRunsThrough: 0, subjects: &subjects)
+            let drops = context.actions.droppedCount
+            let time = now()
+            let (effects, left) = shared.withLock { shared -> (BridgeMachine.Effects?, Bool) in
+                guard var forward = shared.forward else { return (nil, false) }
+                let canPublish = forward.hasRoom(in: shared.machine) && forward.pacer.allowance(now: time) > 0
+                let decision = forward.source.live(action.id, examined: forward.progress.examined, drops: drops, canPublish: canPublish)
+                guard decision == .publish else {
+                    shared.forward = forward
+                    return (nil, decision == .leave)
+                }
+                forward.progress.sent(action.id)
+                forward.pacer.spend(1)
+                shared.forward = forward
+                let effects = shared.machine.submit(message, now: time)
+                apply(effects, to: &shared)
+                return (effects, false)
+            }
+            if let effects { report(effects.reports) }
+            if left { ring.yield() }
+        }
+    }
+
+    /// The journal task: reads the journal after the cursor and publishes what it finds, as
+    /// room in the window and the drain rate allow, until it catches up with the live stream.
+    func publishFromJournal(_ journal: PluginJournal) async {
+        guard let pattern = settings.publish else { return }
+        var follower = journal.follower(after: shared.withLock { $0.forward?.progress.examined ?? 0 })
+        var subjects: [String: String] = [:]
+        var wake = doorbell.makeAsyncIterator()
+        while !Task.isCancelled {
+            let time = now()
+            let drops = context.actions.droppedCount
+            let (room, delay) = shared.withLock { shared -> (Int, Duration?) in
+                guard var forward = shared.forward, !forward.source.isLive else { return (0, nil) }
+                let room = forward.room(in: shared.machine)
+                let allowed = forward.pacer.allowance(now: time)
+                shared.forward = forward
+                if room > 0, allowed == 0 { return (0, forward.pacer.delay) }
+                return (min(room, allowed, 4096), nil)
+            }
+            if room == 0 {
+                if let delay {
+                    do { try await context.sleep(for: delay) } catch { return }
+                } else if await wake.next() == nil {
+                    return
+                }
+                continue
+            }
+            let batch: JournalFollower.Batch
+            do {
+                follower.advance(to: shared.withLock { $0.forward?.progress.examined ?? 0 })
+                batch = try follower.read(limit: room)
+            } catch {
+                reporter.failure("journal", "cannot read the journal to publish it: \(error); trying again in \(Self.journalRetryDelay)", repeatable: false)
+                do { try await context.sleep(for: Self.journalRetryDelay) } catch { return }
+                follower = journal.follower(after: shared.withLock { $0.forward?.progress.examined ?? 0 })
+                continue
+            }
+            if let missing = batch.missing { reportRetention(missing, journal: journal) }
+            let earlier = shared.withLock { $0.forward?.earlierRunsThrough ?? 0 }
+            let messages = batch.actions.filter { publishes($0, pattern) }.map { message($0, earlierRunsThrough: earlier, subjects: &subjects) }
+            let reports = shared.withLock { shared -> [BridgeReport] in
+                guard var forward = shared.forward else { return [] }
+                if let missing = batch.missing { forward.progress.passed(through: missing.upperBound) }
+                var reports: [BridgeReport] = []
+                var effects = BridgeMachine.Effects()
+                for message in messages {
+                    forward.progress.sent(message.actionID)
+                    let submitted = shared.machine.submit(message, now: time)
+                    effects.bytes += submitted.bytes
+                    effects.settled += submitted.settled
+                    reports += submitted.reports
+                }
+                forward.pacer.spend(messages.count)
+                forward.progress.passed(through: follower.position)
+                if batch.reachedEnd, batch.actions.count < room {
+                    _ = forward.source.reachedEnd(examined: forward.progress.examined, drops: drops, dropsNow: context.actions.droppedCount)
+                }
+                shared.forward = forward
+                apply(effects, to: &shared)
+                return reports
+            }
+            report(reports)
+            if batch.reachedEnd, batch.actions.isEmpty, batch.missing == nil {
+                // Caught up but the live stream left an action not yet readable: wait a moment.
+                if shared.withLock({ !($0.forward?.source.isLive ?? true) }) {
+                    do { try await context.sleep(for: .milliseconds(5)) } catch { return }
+                }
+            }
+        }
+    }
+
+    /// How long the journal task waits after failing to read the journal.
+    static var journalRetryDelay: Duration { .seconds(1) }
+
+    private func reportRetention(_ missing: ClosedRange<UInt64>, journal: PluginJournal) {
+        let count = missing.upperBound - missing.lowerBound + 1
+        reporter.failure("retention", "actions \(missing.lowerBound)-\(missing.upperBound) (\(count)) left the journal (journal compact) before JetStream acknowledged them; "
+                         + "they are not published, publishing continues after them",
+                         details: ["from": .integer(Int64(missing.lowerBound)), "to": .integer(Int64(missing.upperBound)), "count": .integer(Int64(count))],
+                         repeatable: true)
+    }
+}

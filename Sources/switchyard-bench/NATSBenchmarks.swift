@@ -16,6 +16,7 @@ func natsBenchmarks() -> [BenchmarkCase] {
         return []
     }
     let count = 20_000
+    let forwardCount = 50_000
     let samples = 1_000
     return [
         BenchmarkCase(name: "nats.bridge.core", unit: "actions/s",
@@ -24,6 +25,9 @@ func natsBenchmarks() -> [BenchmarkCase] {
         BenchmarkCase(name: "nats.bridge.jetstream", unit: "actions/s",
                       measure: { await bridgeThroughput(mode: "jetstream", count: count) },
                       baseline: { await RawNATS.throughput(count: count) }),
+        BenchmarkCase(name: "nats.forward.jetstream", unit: "actions/s",
+                      measure: { await forwardThroughput(count: forwardCount) },
+                      baseline: { await RawNATS.jetStreamThroughput(count: forwardCount, window: forwardWindow) }),
         BenchmarkCase(name: "nats.latency.p50", unit: "ms", higherIsBetter: false,
                       measure: { await bridgeLatency(samples: samples, quantile: 0.5) },
                       baseline: { await RawNATS.latency(samples: samples, quantile: 0.5) }),
@@ -34,7 +38,7 @@ func natsBenchmarks() -> [BenchmarkCase] {
 }
 
 /// A payload of the size of a location fix.
-private let fixPayload: JSON = ["device": "truck-a", "mode": 3, "lat": 48.8584, "lon": 2.2945, "speed": 12.5, "track": 271.3]
+let fixPayload: JSON = ["device": "truck-a", "mode": 3, "lat": 48.8584, "lon": 2.2945, "speed": 12.5, "track": 271.3]
 
 /// Runs `body` with buses A and B bridged through a fresh server, both connected; 0 when
 /// anything fails.
@@ -120,7 +124,7 @@ private func milliseconds(_ duration: Duration) -> Double {
 }
 
 /// A nats-server with JetStream on a free port and a store of its own, for one measurement.
-private final class NATSBenchServer: Sendable {
+final class NATSBenchServer: Sendable {
     static let executable: String? = {
         let candidates: [String] = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
         return candidates.first { access($0, X_OK) == 0 }
@@ -156,7 +160,7 @@ private final class NATSBenchServer: Sendable {
 
 /// The baseline: a plain client on blocking sockets, on threads of its own. One connection
 /// with echo on subscribes to `bench.raw` and reads back what it publishes there.
-private enum RawNATS {
+enum RawNATS {
     static func throughput(count: Int) async -> Double {
         await onThread { session in
             var payload: [UInt8] = []
@@ -174,6 +178,49 @@ private enum RawNATS {
             let elapsed = start.duration(to: clock.now)
             return Double(count) / max(milliseconds(elapsed) / 1000, 1e-9)
         }
+    }
+
+    /// The baseline of `nats.forward.jetstream`: a plain JetStream publisher with the same
+    /// acknowledgements as the bridge — `HPUB` with a `Nats-Msg-Id` and a reply inbox, at
+    /// most `window` unacknowledged — timed until the server acknowledged all `count`.
+    static func jetStreamThroughput(count: Int, window: Int) async -> Double {
+        await onThread { session in
+            session.write(Array("SUB _INBOX.raw.* 2\r\n".utf8))
+            let create = #"{"name":"RAW","subjects":["raw.>"],"storage":"file","duplicate_window":120000000000}"#
+            session.write(Array("PUB $JS.API.STREAM.CREATE.RAW _INBOX.raw.setup \(create.utf8.count)\r\n\(create)\r\n".utf8))
+            guard session.readMessage() else { return 0 }
+            var payload: [UInt8] = []
+            fixPayload.serialize(into: &payload)
+            let clock = ContinuousClock()
+            let start = clock.now
+            var sent = 0
+            var acknowledged = 0
+            var output: [UInt8] = []
+            while acknowledged < count {
+                while sent < count, sent - acknowledged < window {
+                    sent += 1
+                    let headers = "NATS/1.0\r\nNats-Msg-Id: raw-\(sent)\r\n\r\n"
+                    output += Array("HPUB raw.bench _INBOX.raw.\(sent) \(headers.utf8.count) \(headers.utf8.count + payload.count)\r\n\(headers)".utf8)
+                    output += payload
+                    output += [13, 10]
+                }
+                if !output.isEmpty {
+                    session.write(output)
+                    output.removeAll(keepingCapacity: true)
+                }
+                guard session.readMessage() else { return 0 }
+                acknowledged += 1
+            }
+            let elapsed = start.duration(to: clock.now)
+            return Double(count) / max(milliseconds(elapsed) / 1000, 1e-9)
+        }
+    }
+
+    /// The number of messages `stream` holds, asked on `session`; `nil` when the reply is unreadable.
+    static func messages(in stream: String, session: RawSession) -> Int? {
+        session.write(Array("SUB _INBOX.info 3\r\nPUB $JS.API.STREAM.INFO.\(stream) _INBOX.info 0\r\n\r\nUNSUB 3\r\n".utf8))
+        guard let payload = session.readPayload(), let reply = try? JSON(parsing: payload) else { return nil }
+        return reply["state"]?["messages"]?.intValue
     }
 
     static func latency(samples: Int, quantile: Double) async -> Double {
@@ -249,7 +296,7 @@ private enum RawNATS {
 }
 
 /// One blocking connection of the baseline client: it reads whole `MSG`s and answers pings.
-private final class RawSession {
+final class RawSession {
     let descriptor: Int32
     private var buffer: [UInt8] = []
     private var start = 0
@@ -275,6 +322,19 @@ private final class RawSession {
             return true
         }
         return false
+    }
+
+    /// Reads up to the next message and returns its payload; `nil` when the connection ended.
+    func readPayload() -> [UInt8]? {
+        while let line = readLine() {
+            if line == "PING" { write(Array("PONG\r\n".utf8)) }
+            guard line.hasPrefix("MSG ") || line.hasPrefix("HMSG "), let size = line.split(separator: " ").last.flatMap({ Int($0) }) else { continue }
+            guard fill(size + 2) else { return nil }
+            let payload = Array(buffer[start..<(start + size)])
+            start += size + 2
+            return line.hasPrefix("HMSG ") ? nil : payload
+        }
+        return nil
     }
 
     private func readLine() -> String? {

@@ -216,11 +216,17 @@ enum RawNATS {
         }
     }
 
-    /// The number of messages `stream` holds, asked on `session`; `nil` when the reply is unreadable.
+    /// The number of messages `stream` holds, asked on `session` (subscribed to `_INBOX.info`
+    /// by ``subscribeToInfo(_:)``); `nil` when the reply is unreadable.
     static func messages(in stream: String, session: RawSession) -> Int? {
-        session.write(Array("SUB _INBOX.info 3\r\nPUB $JS.API.STREAM.INFO.\(stream) _INBOX.info 0\r\n\r\nUNSUB 3\r\n".utf8))
+        session.write(Array("PUB $JS.API.STREAM.INFO.\(stream) _INBOX.info 0\r\n\r\n".utf8))
         guard let payload = session.readPayload(), let reply = try? JSON(parsing: payload) else { return nil }
         return reply["state"]?["messages"]?.intValue
+    }
+
+    /// Subscribes `session` to the replies ``messages(in:session:)`` asks for.
+    static func subscribeToInfo(_ session: RawSession) {
+        session.write(Array("SUB _INBOX.info 3\r\nPING\r\n".utf8))
     }
 
     static func latency(samples: Int, quantile: Double) async -> Double {

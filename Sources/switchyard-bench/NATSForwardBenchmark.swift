@@ -26,6 +26,7 @@ func forwardThroughput(count: Int) async -> Double {
           let probe = RawSession(port: server.port)
     else { return 0 }
     defer { close(probe.descriptor) }
+    RawNATS.subscribeToInfo(probe)
     let running = Task { try await bus.run() }
     for await state in bus.states where state["nats"]?["status"] == "connected" { break }
     let clock = ContinuousClock()

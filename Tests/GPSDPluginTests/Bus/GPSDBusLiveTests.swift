@@ -2,6 +2,7 @@ import Foundation
 @testable import GPSDPlugin
 import LocationEmitterPlugin
 import Switchyard
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 

@@ -207,6 +207,27 @@ struct ReplayInputTests {
         #expect(await bus.stop() == 0)
     }
 
+    /// A range by time and type goes out as a file, replays from that file and compares equal
+    /// to it; by id it selects the same actions.
+    @Test func exportARangeAndReplayTheFile() async throws {
+        let directory = try await fixture()
+        let byTime = try await run(["journal", "export", "--data-dir", "data", "--from", "2026-11-22T09:30:02Z",
+                                    "--to", "2026-11-22T09:30:03Z", "--types", "note/*", "-o", "range.jsonl"], in: directory)
+        #expect(byTime.status == 0, "\(byTime.stderr)")
+        let byID = try await run(["journal", "export", "--data-dir", "data", "--from", "2", "--to", "3"], in: directory)
+        let file = try String(contentsOf: directory.url.appendingPathComponent("range.jsonl"), encoding: .utf8)
+        #expect(file == byID.stdout)
+        #expect(file.split(separator: "\n").map { object(String($0))["id"] as? Int } == [2, 3])
+        let replayed = try await run(["replay", "range.jsonl", "--config", "config.json", "--as-fast-as-possible", "--data-dir", "from-file"], in: directory)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("replayed 2 of 2 actions as ids 1-2 into from-file"), "\(replayed.stdout)")
+        let diff = try await run(["journal", "diff", "range.jsonl", "from-file", "--config", "config.json"], in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        let other = try await run(["journal", "diff", "three.jsonl", "from-file"], in: directory)
+        #expect(other.status == 1, "\(other.stdout)")
+        #expect(other.stdout.contains("differ at action 1"), "\(other.stdout)")
+    }
+
     /// Step by step: each action waits for a line on stdin; the end of input stops the replay.
     @Test func stepEndsWithInput() async throws {
         let directory = try await fixture()

@@ -64,8 +64,9 @@ let package = Package(
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
         // Uses the library only through its products, as a program depending on the package would.
-        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardExamples", "SwitchyardSnippets", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "Switchyard", "SwitchyardTesting"]),
+        // The library through its products only; SwitchyardTestSupport holds test plumbing (deadlines), no library code.
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),

@@ -11,8 +11,18 @@ package final class Connector: DescriptorHandler {
     /// completion now owns, or why no address connected (the last address's failure).
     package typealias Completion = (Result<Int32, IOError>) -> Void
 
+    /// What the timeout bounds.
+    package enum Budget: Sendable, Hashable {
+        /// Each resolved address gets the whole timeout.
+        case perAddress
+        /// All addresses together must connect within the timeout.
+        case total
+    }
+
     private let endpoint: SocketEndpoint
     private let timeout: Duration
+    private let deadline: ContinuousClock.Instant?
+    private let noDelay: Bool
     private let thread: LoopThread
     private var completion: Completion?
     private var addresses: [(family: Int32, bytes: [UInt8])] = []
@@ -21,9 +31,14 @@ package final class Connector: DescriptorHandler {
     private var timer: TimerID?
     private var lastFailure: IOError
 
-    private init(endpoint: SocketEndpoint, timeout: Duration, thread: LoopThread, completion: @escaping Completion) {
+    private init(
+        endpoint: SocketEndpoint, timeout: Duration, budget: Budget, noDelay: Bool, thread: LoopThread,
+        completion: @escaping Completion
+    ) {
         self.endpoint = endpoint
         self.timeout = timeout
+        self.deadline = budget == .total ? thread.now.advanced(by: timeout) : nil
+        self.noDelay = noDelay
         self.thread = thread
         self.completion = completion
         lastFailure = .resolve(endpoint.description, reason: "no addresses")
@@ -31,11 +46,15 @@ package final class Connector: DescriptorHandler {
 
     /// Starts connecting to `endpoint`; `completion` runs on the loop exactly once unless
     /// ``cancel()`` comes first (possibly before this returns, when no address needs waiting).
+    /// `budget` (default ``Budget/perAddress``) says what `timeout` bounds; `noDelay` turns
+    /// Nagle's algorithm off on TCP sockets, for protocols of small, latency-bound messages.
     @discardableResult
     package static func connect(
-        to endpoint: SocketEndpoint, timeout: Duration, on thread: LoopThread, completion: @escaping Completion
+        to endpoint: SocketEndpoint, timeout: Duration, budget: Budget = .perAddress, noDelay: Bool = false,
+        on thread: LoopThread, completion: @escaping Completion
     ) -> Connector {
-        let connector = Connector(endpoint: endpoint, timeout: timeout, thread: thread, completion: completion)
+        let connector = Connector(
+            endpoint: endpoint, timeout: timeout, budget: budget, noDelay: noDelay, thread: thread, completion: completion)
         do {
             connector.addresses = try resolve(endpoint)
             connector.attemptNext()
@@ -76,6 +95,7 @@ package final class Connector: DescriptorHandler {
             if family != AF_UNIX {
                 var on: Int32 = 1
                 _ = setsockopt(socket, SOL_SOCKET, SO_KEEPALIVE, &on, socklen_t(MemoryLayout<Int32>.size))
+                if noDelay { _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
             }
             let result = bytes.withUnsafeBytes {
                 Glibc.connect(socket, $0.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
@@ -96,11 +116,13 @@ package final class Connector: DescriptorHandler {
                     continue
                 }
                 let timeout = self.timeout
-                timer = thread.schedule(after: timeout) { [weak self] in
+                timer = thread.schedule(at: deadline ?? thread.now.advanced(by: timeout)) { [weak self] in
                     guard let self else { return }
                     self.timer = nil
                     self.lastFailure = .timedOut(after: timeout)
                     self.cleanUp(closing: true)
+                    // With one budget for all addresses, the rest have no time left.
+                    if self.deadline != nil { self.addresses.removeAll() }
                     self.attemptNext()
                 }
                 return

@@ -138,7 +138,8 @@ public final actor Bus {
                 let secrets = log.secrets
                 if !secrets.isEmpty { action = secrets.redact(action) }
                 action.id = sequence
-                action.time = BusClock.now()
+                // A replayed action keeps its recorded time, so reducers see what they saw.
+                if action.keepsTime { action.keepsTime = false } else { action.time = BusClock.now() }
             },
             commit: commit,
             beforeDelivery: { (actions: [BusAction], state: JSON) in

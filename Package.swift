@@ -5,11 +5,11 @@ import PackageDescription
 let pluginTargets: [Target] = [
     .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
     .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
-    .target(name: "GPSDPlugin", dependencies: ["Switchyard"], path: "Plugins/GPSD"),
+    .target(name: "GPSDPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/GPSD"),
     .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
     .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
-    .target(name: "NATSPlugin", dependencies: ["Switchyard"], path: "Plugins/NATS"),
-    .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
+    .target(name: "NATSPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NATS"),
+    .target(name: "ExecPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
     // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.
     .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
 ]
@@ -22,7 +22,7 @@ let package = Package(
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
         // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
         .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
-        // TestStore, ManualClock and recorders for testing stores and streams.
+        // TestStore, TestBus, ManualClock and recorders for testing stores, plugins and streams.
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         // What people and systemd run: a static C launcher that blocks the stop signals, then
         // execs `switchyard-bus` (the Swift program, target `switchyard`) from its own directory.
@@ -31,7 +31,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
-        .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
+        .target(name: "Switchyard", dependencies: ["SwitchyardStreams", "SwitchyardIO"]),
+        // The one event loop (epoll, timers, sockets, pipes, children) under the control server
+        // and the plugins; package-internal, no product.
+        .target(name: "SwitchyardIO", dependencies: ["CSwitchyardIO"]),
+        // epoll, eventfd and pidfd, which Swift's Glibc module does not import.
+        .target(name: "CSwitchyardIO"),
         .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams", "Switchyard"]),
         .target(
             name: "SwitchyardPlugins",
@@ -57,20 +62,24 @@ let package = Package(
         // One runnable example per source article (Examples/Sources), each tested in ExamplesTests.
         .target(name: "SwitchyardExamples", dependencies: ["Switchyard"], path: "Examples/Sources"),
         .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
+        // Every runnable Swift snippet of the README, which quotes them verbatim (ReadmeSnippetTests).
+        .target(name: "SwitchyardSnippets", dependencies: ["Switchyard", "SwitchyardTesting"], path: "Examples/Snippets"),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardIO"]),
+        .testTarget(name: "SwitchyardIOTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO"]),
         // Uses the library only through its products, as a program depending on the package would.
-        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardExamples", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["SwitchyardTestSupport", "LoggerPlugin", "Switchyard"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "Switchyard", "SwitchyardTesting"]),
+        // The library through its products only; SwitchyardTestSupport holds test plumbing (deadlines), no library code.
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(
             name: "NetworkFetchPluginTests",
-            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin"],
+            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin", "SwitchyardTesting"],
             exclude: ["Support/scripted_server.py"]
         ),
         .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard"]),

@@ -37,23 +37,8 @@ extension Bus {
     @discardableResult
     public nonisolated func dispatchReturningID(_ action: BusAction) async -> UInt64? {
         await withCheckedContinuation { continuation in
-            Bus.submit(action, to: core, tickets: tickets) { continuation.resume(returning: $0.sequence) }
+            core.store.submit(action) { continuation.resume(returning: $0.sequence) }
         }
-    }
-
-    /// Hands `action` to the store without waiting and calls `completion` with its sequence
-    /// number once it is reduced, journaled and published, or with why not (the store is
-    /// closed, the journal failed). Only when the inbox is full does a task wait for room; then it returns `false`.
-    @discardableResult
-    static func submit(_ action: BusAction, to core: BusCore, tickets: DispatchTickets,
-                       completion: @escaping DispatchTickets.Completion) -> Bool {
-        var ticketed = action
-        ticketed.id = tickets.issue(completion)
-        guard !core.store.send(ticketed) else { return true }
-        Task {
-            if await !core.store.enqueue(ticketed) { tickets.refuse(ticketed.id) }
-        }
-        return false
     }
 
     /// Counters of the store, every plugin, the control socket and the journal.
@@ -73,7 +58,7 @@ extension Bus {
 
     nonisolated func controlBackend() -> ControlBackend {
         ControlBackend(
-            dispatch: { [core, tickets] action, completion in Bus.submit(action, to: core, tickets: tickets, completion: completion) },
+            dispatch: { [core] action, completion in core.store.submit(action, completion: completion) },
             state: { [core] in core.log.secrets.redact(core.store.currentState) },
             actions: { [core] pattern, bufferSize, overflow in
                 core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)

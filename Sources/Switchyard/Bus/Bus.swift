@@ -42,7 +42,6 @@ public final actor Bus {
     nonisolated let live: Mutex<Live>
     nonisolated let storage: BusStorage?
     nonisolated let registry: PluginRegistry
-    nonisolated let tickets: DispatchTickets
     nonisolated let rate = ActionRateMeter()
     nonisolated let startedAt = ContinuousClock.now
     var phase = Phase.idle
@@ -139,24 +138,13 @@ public final actor Bus {
     ) {
         let router = ActionRouter()
         let counters = BusCounters()
-        let tickets = DispatchTickets()
         let stopRequested = CurrentValue(false)
         let journal = storage?.journal
-        let published = PublishedState()
-        var afterReduce: (@Sendable ([BusAction]) async -> Bool)?
-        if let journal {
-            journal.onFailure { stopRequested.send(true) }
-            afterReduce = { actions in
-                if let failure = journal.append(actions) {
-                    // A journal that cannot write stops the bus rather than run without
-                    // durability; the batch is neither acknowledged nor published.
-                    tickets.fail(actions, reason: failure.description)
-                    stopRequested.send(true)
-                    return false
-                }
-                return true
-            }
-        }
+        // A journal that cannot write stops the bus rather than run without durability; the
+        // failed batch is neither acknowledged nor published.
+        journal?.onFailure { stopRequested.send(true) }
+        var commit: (@Sendable ([BusAction]) -> BatchCommit)?
+        if let journal { commit = { actions in journal.commit(actions) } }
         let store = Store<JSON, BusAction>(
             initialState: initialState,
             reducer: BusStateReducer.reducer(slices),
@@ -168,22 +156,17 @@ public final actor Bus {
                 // logger) no action carries a value the configuration took from the environment.
                 let secrets = log.secrets
                 if !secrets.isEmpty { action = secrets.redact(action) }
-                if action.id >= DispatchTickets.base { tickets.admit(ticket: action.id, sequence: sequence) }
                 action.id = sequence
                 // A replayed action keeps its recorded time, so reducers see what they saw.
                 if action.keepsTime { action.keepsTime = false } else { action.time = BusClock.now() }
             },
-            afterReduce: afterReduce,
-            beforeDelivery: { actions in
+            commit: commit,
+            beforeDelivery: { (actions: [BusAction], state: JSON) in
                 counters.count(actions)
-                // The state was published just before this hook and the next batch waits for
-                // it, so it is the state after this batch's last action.
-                journal?.snapshotIfDue { published.current ?? .null }
-                tickets.complete(actions)
+                if let last = actions.last { journal?.snapshotIfDue(through: last.id) { state } }
                 await router.route(actions)
             }
         )
-        published.store = store
         store.startDrainer()
         let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
@@ -191,7 +174,6 @@ public final actor Bus {
         self.core = core
         self.registry = registry
         self.storage = storage
-        self.tickets = tickets
         self.stopRequested = stopRequested
         self.live = Mutex(Live(
             configuration: configuration,
@@ -372,21 +354,4 @@ public final actor Bus {
             }
         }
     }
-}
-
-/// The store's published state for the snapshot hook, which the store's own closures cannot
-/// capture directly; held weakly so the store is not kept alive by its hook.
-private final class PublishedState: Sendable {
-    private struct Reference: Sendable {
-        weak var store: Store<JSON, BusAction>?
-    }
-
-    private let reference = Mutex(Reference())
-
-    var store: Store<JSON, BusAction>? {
-        get { reference.withLock { $0.store } }
-        set { reference.withLock { $0.store = newValue } }
-    }
-
-    var current: JSON? { store?.currentState }
 }

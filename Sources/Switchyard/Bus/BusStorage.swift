@@ -94,7 +94,7 @@ final class BusStorage: Sendable {
     /// Closes the journal (with a final snapshot), lets the control server flush for up to
     /// `grace`, and releases the data directory.
     func stop(finalState: JSON, grace: Duration) async {
-        journal?.close(finalState: finalState)
+        await journal?.close(finalState: finalState)
         let server = server.withLock { $0 }
         await server?.shutDown(grace: grace)
         lock.withLock { $0 = nil }

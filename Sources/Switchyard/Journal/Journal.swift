@@ -5,10 +5,11 @@ import Synchronization
 /// The journal of a running bus: appends every reduced batch, writes snapshots in the
 /// background, and flushes on the configured policy.
 ///
-/// The bus appends in the store's `afterReduce` hook, before the new state is published and
-/// before any `dispatch` returns, so with `fsync: always` a returned dispatch is on disk. Snapshots
-/// and interval flushes run on a queue of their own, off the reducer's path; at most one
-/// snapshot waits at a time (a newer one replaces it).
+/// The store hands each reduced batch to ``commit(_:)`` and publishes it — and acknowledges
+/// its dispatches — only once the writer's thread has written it (``JournalCommitter``), so
+/// with `fsync: always` an acknowledged dispatch is on disk. Snapshots and periodic flushes run
+/// on a queue of their own, off the writer's path; at most one snapshot waits at a time (a
+/// newer one replaces it). No journal I/O runs on the Swift concurrency pool.
 final class Journal: Sendable {
     /// How often the `interval` policy flushes: once a second.
     static let flushInterval: Duration = .seconds(1)
@@ -26,17 +27,18 @@ final class Journal: Sendable {
 
     let layout: JournalLayout
     let writer: JournalWriter
+    private let committer: JournalCommitter
     private let log: LogSink
     private let queue = DispatchQueue(label: "switchyard.journal", qos: .utility)
     private let snapshots: Mutex<SnapshotState>
     private let flushing = Mutex<Task<Void, Never>?>(nil)
-    private let failed = Mutex<(@Sendable () -> Void)?>(nil)
 
     private init(layout: JournalLayout, writer: JournalWriter, snapshotSequence: UInt64?, log: LogSink) {
         self.layout = layout
         self.writer = writer
         self.log = log
         self.snapshots = Mutex(SnapshotState(latest: snapshotSequence))
+        self.committer = JournalCommitter(writer: writer, log: log)
     }
 
     /// Restores the state from the journal in `layout` and opens it for appending.
@@ -71,23 +73,18 @@ final class Journal: Sendable {
         return (Journal(layout: layout, writer: writer, snapshotSequence: restored.snapshotSequence, log: log), restored)
     }
 
-    /// Appends a reduced batch. Returns the error when the journal failed (now or before), and
-    /// `nil` when the batch is written; the first failure is logged.
-    func append(_ actions: [BusAction]) -> JournalError? {
-        let failedBefore = writer.failure != nil
-        do {
-            try writer.append(actions)
-            return nil
-        } catch {
-            if !failedBefore { log.write(.error, "journal: \(error); stopping the bus: no action is acknowledged unless it is on disk") }
-            return error
-        }
+    /// Hands a reduced batch, whose ids continue the journal's sequence, to the writer's
+    /// thread; the result is resolved once the batch is written (and flushed as the policy
+    /// says), or with the error when the journal failed — now or before. The first failure is
+    /// logged and stops the bus (``onFailure(_:)``) before any batch learns of it.
+    func commit(_ actions: [BusAction]) -> BatchCommit {
+        committer.commit(actions)
     }
 
-    /// Writes a snapshot in the background when the last append made one due; `state` is
-    /// read only then, and must be the state after that append's last action.
-    func snapshotIfDue(_ state: () -> JSON) {
-        guard let due = writer.takeSnapshotDue() else { return }
+    /// Writes a snapshot in the background when the append that ended with `sequence` made one
+    /// due; `state` is read only then, and must be the state after that action.
+    func snapshotIfDue(through sequence: UInt64, _ state: () -> JSON) {
+        guard let due = writer.takeSnapshotDue(through: sequence) else { return }
         let schedule = snapshots.withLock { snapshots in
             snapshots.pending = JournalSnapshot(sequence: due.sequence, state: state(), chain: due.chain)
             defer { snapshots.scheduled = true }
@@ -96,8 +93,9 @@ final class Journal: Sendable {
         if schedule { queue.async { self.writePendingSnapshots() } }
     }
 
-    /// Flushes every ``flushInterval`` of `clock` while the policy is `interval`, until
-    /// ``close(finalState:)``.
+    /// Flushes every ``flushInterval`` of `clock` until ``close(finalState:)``: the data and
+    /// the durable mark under `interval`, the mark under `always` (its data is flushed with
+    /// every append), nothing under `never`.
     func startFlushing<C: Clock>(on clock: C) where C.Duration == Duration {
         let task = Task { [weak self] in
             while !Task.isCancelled {
@@ -107,18 +105,25 @@ final class Journal: Sendable {
                     return
                 }
                 guard let self else { return }
-                if writer.fsync == .interval { queue.async { self.flushNow() } }
+                if writer.fsync != .never { queue.async { self.flushNow() } }
             }
         }
         flushing.withLock { $0 = task }
     }
 
-    /// Waits for background work, writes a final snapshot when actions followed the latest
-    /// one, and flushes and closes the segment. Blocks its thread for the duration: called
-    /// once, when the bus has stopped.
-    func close(finalState: JSON) {
+    /// Waits for background work and every batch handed over, writes a final snapshot when
+    /// actions followed the latest one, and flushes and closes the segment, on the writer's
+    /// thread: the calling task waits without holding one. Called once, when the bus has
+    /// stopped.
+    func close(finalState: JSON) async {
         flushing.withLock { $0?.cancel() }
-        queue.sync {}
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+        await committer.run { self.closeNow(finalState: finalState) }
+    }
+
+    private func closeNow(finalState: JSON) {
         let last = writer.lastSequence
         let latest = snapshots.withLock { $0.latest }
         if writer.failure == nil, last > 0, latest.map({ $0 < last }) ?? true {
@@ -138,20 +143,17 @@ final class Journal: Sendable {
                           fsync: writer.fsync, failure: writer.failure?.description)
     }
 
-    /// Calls `handler` once when a background flush fails, so the bus stops without waiting
-    /// for its next append to fail.
+    /// Calls `handler` once when the journal fails — an append or a background flush — so the
+    /// bus stops.
     func onFailure(_ handler: @escaping @Sendable () -> Void) {
-        failed.withLock { $0 = handler }
+        committer.onFailure(handler)
     }
 
     private func flushNow() {
-        let failedBefore = writer.failure != nil
         do {
             try writer.flush()
         } catch {
-            guard !failedBefore else { return }
-            log.write(.error, "journal: \(error); stopping the bus: no action is acknowledged unless it is on disk")
-            failed.withLock { $0 }?()
+            committer.report(error)
         }
     }
 

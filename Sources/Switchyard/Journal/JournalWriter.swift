@@ -2,7 +2,11 @@ import Glibc
 import Synchronization
 
 /// Appends reduced batches to the newest segment: one `write` and, with the `always` policy,
-/// one `fdatasync` of the segment and one of the durable mark per batch.
+/// one `fdatasync` of the segment per append (``JournalCommitter`` makes one append of every
+/// batch waiting). The durable mark is rewritten in place after every flush; under `always` it
+/// is written with each append and flushed by the next periodic ``flush()``, so it may trail
+/// the flushed segment by up to a second after a power cut — which only narrows what start-up
+/// can tell apart from a torn append, never what was acknowledged.
 ///
 /// A new segment starts when the current one would grow past ``maximumSegmentBytes``, right
 /// after an action that makes a snapshot due (so a restart reads only the segments after the
@@ -27,6 +31,8 @@ final class JournalWriter: Sendable {
         var rotateBeforeNextAppend = false
         var snapshotDue: (sequence: UInt64, chain: UInt32)?
         var dirty = false
+        /// The mark was written since it was last flushed (under `always`).
+        var markDirty = false
         var buffer: [UInt8] = []
         var lastSequence: UInt64
         var chain: UInt32
@@ -41,6 +47,7 @@ final class JournalWriter: Sendable {
     private struct MarkState: Sendable {
         var file: OpenFile
         var written: JournalMark?
+        var synced = true
     }
 
     let layout: JournalLayout
@@ -140,7 +147,10 @@ final class JournalWriter: Sendable {
         state.lastSequence = last
         state.reserved = max(state.reserved, last)
         state.chain = chain
-        if state.fsync == .always { try writeMark(position(of: state), sync: true) }
+        if state.fsync == .always {
+            try writeMark(position(of: state), sync: false)
+            state.markDirty = true
+        }
         state.sinceSnapshot += actions.count
         if state.sinceSnapshot >= state.snapshotEvery {
             state.sinceSnapshot = 0
@@ -178,36 +188,55 @@ final class JournalWriter: Sendable {
                     chain: state.chain, reserved: state.reserved)
     }
 
-    /// Writes `position` as the durable mark unless a newer one is already written.
+    /// Writes `position` as the durable mark unless a newer one is already written; with
+    /// `sync`, also flushes a mark written before without.
     private func writeMark(_ position: JournalMark, sync: Bool) throws(JournalError) {
         guard position.first > 0 else { return }
         try mark.withLock { (mark: inout MarkState) throws(JournalError) in
-            if let written = mark.written, (written.first, written.length) >= (position.first, position.length), written.first != 0 { return }
+            if let written = mark.written, (written.first, written.length) >= (position.first, position.length), written.first != 0 {
+                // Only an append under `always` writes a mark unflushed, after flushing its data.
+                if sync, !mark.synced {
+                    try mark.file.sync()
+                    mark.synced = true
+                }
+                return
+            }
             try position.write(to: mark.file, sync: sync)
             mark.written = position
+            mark.synced = sync
         }
     }
 
-    /// The sequence number (and chain checksum) of a snapshot that became due, handed out once.
-    func takeSnapshotDue() -> (sequence: UInt64, chain: UInt32)? {
+    /// The sequence number (and chain checksum) of a snapshot that became due, handed out once:
+    /// when it is `sequence`, the last action of a published batch whose state the caller holds
+    /// (any due one, without `sequence`). A due snapshot older than `sequence` was passed by
+    /// and is dropped; the next one comes after `snapshotEvery` more actions.
+    func takeSnapshotDue(through sequence: UInt64? = nil) -> (sequence: UInt64, chain: UInt32)? {
         state.withLock { state in
-            defer { state.snapshotDue = nil }
-            return state.snapshotDue
+            guard let due = state.snapshotDue else { return nil }
+            if let sequence, due.sequence > sequence { return nil }
+            state.snapshotDue = nil
+            guard sequence == nil || due.sequence == sequence else { return nil }
+            return due
         }
     }
 
     /// Flushes appended data to the device, if any was written since the last flush, then
-    /// records the flushed position in the durable mark. The sync runs outside the lock, so
+    /// records the flushed position in the durable mark; under `always`, where each append
+    /// flushed its data, flushes the mark the appends wrote. The syncs run outside the lock, so
     /// appends go on meanwhile.
     func flush() throws(JournalError) {
-        let pending: (OpenFile, JournalMark)? = state.withLock { state in
-            guard state.dirty, state.failure == nil, let file = state.file else { return nil }
-            state.dirty = false
-            return (file, position(of: state))
+        let pending: (OpenFile?, JournalMark)? = state.withLock { state in
+            guard state.dirty || state.markDirty, state.failure == nil, let file = state.file else { return nil }
+            defer {
+                state.dirty = false
+                state.markDirty = false
+            }
+            return (state.dirty ? file : nil, position(of: state))
         }
         guard let (file, position) = pending else { return }
         do throws(JournalError) {
-            try file.sync()
+            try file?.sync()
             try writeMark(position, sync: true)
         } catch {
             state.withLock { state in
@@ -246,6 +275,7 @@ final class JournalWriter: Sendable {
             defer {
                 state.file = nil
                 state.dirty = false
+                state.markDirty = false
             }
             guard state.failure == nil, let file = state.file else { return nil }
             return (file, position(of: state), state.fsync != .never)

@@ -25,8 +25,8 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let middleware: [Middleware<State, Action>]
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let afterReduce: (@Sendable ([Action]) async -> Bool)?
-    @usableFromInline let beforeDelivery: (@Sendable ([Action]) async -> Void)?
+    @usableFromInline let commit: (@Sendable ([Action]) -> BatchCommit)?
+    @usableFromInline let beforeDelivery: (@Sendable ([Action], State) async -> Void)?
     @usableFromInline let counters = StoreCounters()
 
     /// Creates a store whose reducer changes the state in place.
@@ -45,7 +45,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions = StoreOptions()
     ) {
         self.init(initialState: initialState, reducer: reducer, middleware: middleware, options: options,
-                  firstSequence: 1, stamp: nil, afterReduce: nil, beforeDelivery: nil)
+                  firstSequence: 1, stamp: nil, commit: nil, beforeDelivery: nil)
         startDrainer()
     }
 
@@ -62,10 +62,11 @@ public final actor Store<State: Sendable, Action: Sendable> {
     }
 
     /// The designated initializer. `stamp` runs under the inbox lock as an action is accepted,
-    /// with its sequence number, so sequence order is reduction order; `afterReduce` sees each
-    /// reduced batch before anyone is told about it (the journal makes it durable there);
-    /// `beforeDelivery` sees it after the new state is published, before `actions` subscribers.
-    /// The caller starts the drainer with ``startDrainer()``.
+    /// with its sequence number, so sequence order is reduction order; `commit` gets each
+    /// reduced batch before anyone is told about it and makes it durable (the journal's writer)
+    /// while the store reduces the next one — the batch is published only once its commit
+    /// succeeded; `beforeDelivery` sees it with its state after the state is published, before
+    /// `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
     @usableFromInline
     init(
         initialState: State,
@@ -74,15 +75,15 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        afterReduce: (@Sendable ([Action]) async -> Bool)?,
-        beforeDelivery: (@Sendable ([Action]) async -> Void)?
+        commit: (@Sendable ([Action]) -> BatchCommit)?,
+        beforeDelivery: (@Sendable ([Action], State) async -> Void)?
     ) {
         self.state = initialState
         self.reducer = reducer
         self.inbox = StoreInbox(capacity: options.inboxCapacity, firstSequence: firstSequence, stamp: stamp)
         self.stateValue = CurrentValue(initialState)
         self.hasMiddleware = !middleware.isEmpty
-        self.afterReduce = afterReduce
+        self.commit = commit
         self.beforeDelivery = beforeDelivery
         self.fanout = ActionFanout(log: options.log)
         self.middleware = middleware
@@ -157,7 +158,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (reduced: UnsafeContinuation<Void, Never>) in
-                switch inbox.submit(.init(action: action, reduced: reduced), waiterID: id, admitted: nil) {
+                switch inbox.submit(.init(action: action, completion: .delivered(reduced)), waiterID: id, admitted: nil) {
                 case .accepted(let wake):
                     wake?.resume(returning: true)
                 case .parked:
@@ -168,6 +169,27 @@ public final actor Store<State: Sendable, Action: Sendable> {
             }
         } onCancel: {
             inbox.cancelWaiter(id)
+        }
+    }
+
+    /// Enqueues `action` without a task and calls `completion` once: with its sequence number as
+    /// soon as it is reduced, durable (with a commit hook) and its state published — before
+    /// `actions` subscribers get it —, with ``DispatchOutcome/stopping`` when the store is closed
+    /// and did not take it, or ``DispatchOutcome/journalFailed(_:)`` when its batch could not be
+    /// made durable. Returns `false` when the inbox is full and the action waits, in order, for
+    /// room (or was refused), so that a caller can hold its later actions back.
+    @discardableResult
+    nonisolated func submit(_ action: Action, completion: @escaping @Sendable (DispatchOutcome) -> Void) -> Bool {
+        // Waiter id 0 is never cancelled: nothing here can be, the completion always comes.
+        switch inbox.submit(.init(action: action, completion: .outcome(completion)), waiterID: 0, admitted: nil) {
+        case .accepted(let wake):
+            wake?.resume(returning: true)
+            return true
+        case .parked:
+            return false
+        case .refused:
+            completion(.stopping)
+            return false
         }
     }
 
@@ -251,58 +273,6 @@ public final actor Store<State: Sendable, Action: Sendable> {
 
     /// The sequence number the next accepted action gets.
     nonisolated var nextSequence: UInt64 { inbox.nextSequence }
-
-    // MARK: Reducing
-
-    @inlinable
-    func drain() async {
-        var spare: [StoreInbox<Action>.Entry] = []
-        var actions: [Action] = []
-        while let batch = inbox.takeBatch(spare: &spare) {
-            actions.removeAll(keepingCapacity: true)
-            actions.reserveCapacity(batch.count)
-            for entry in batch {
-                // An action a cancelled effect emitted: the cancellation came first, so it
-                // must not land (a stale result after the search that replaced it).
-                if let token = entry.token, token.isCancelled {
-                    counters.countEffectOutputDiscarded()
-                    continue
-                }
-                reducer(&state, entry.action)
-                actions.append(entry.action)
-                if hasMiddleware { runEffects(for: entry.action) }
-            }
-            counters.countReduced(actions.count)
-            // A batch the hook refuses (the journal could not write it) is never published:
-            // nobody sees an action that is not durable. Its dispatchers still return.
-            if let afterReduce, await !afterReduce(actions) {
-                for entry in batch { entry.reduced?.resume() }
-                spare = batch
-                continue
-            }
-            stateValue.send(state)
-            if let beforeDelivery { await beforeDelivery(actions) }
-            await fanout.deliver(actions)
-            for entry in batch { entry.reduced?.resume() }
-            spare = batch
-        }
-    }
-
-    /// Hands the action just reduced to every middleware, with the state after it; their
-    /// cancellations take effect before the next action is reduced.
-    @usableFromInline
-    func runEffects(for action: Action) {
-        for (middleware, runner) in zip(middleware, runners) {
-            runner.apply(middleware.effects(state, action))
-        }
-    }
-
-    @usableFromInline
-    func finishStreams() {
-        for runner in runners { runner.close() }
-        fanout.finish()
-        stateValue.finish()
-    }
 }
 
 /// The store's counters, readable from any task.

@@ -15,16 +15,18 @@ final class StoreInbox<Action: Sendable>: Sendable {
     @usableFromInline
     struct Entry: Sendable {
         @usableFromInline var action: Action
-        /// Resumed once the action has been reduced (or refused, for a closing store).
-        @usableFromInline var reduced: UnsafeContinuation<Void, Never>?
+        /// Told what became of the action: published, delivered, refused or failed.
+        @usableFromInline var completion: StoreCompletion?
         /// The effect that emitted the action: if it is cancelled before the action is reduced,
         /// the action is discarded (a cancelled effect's late output never lands).
         @usableFromInline var token: EffectToken?
+        /// The sequence number the action got when it was accepted.
+        @usableFromInline var sequence: UInt64 = 0
 
         @inlinable
-        init(action: Action, reduced: UnsafeContinuation<Void, Never>?, token: EffectToken? = nil) {
+        init(action: Action, completion: StoreCompletion?, token: EffectToken? = nil) {
             self.action = action
-            self.reduced = reduced
+            self.completion = completion
             self.token = token
         }
     }
@@ -98,7 +100,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
                 state.rejected &+= 1
                 return .refused
             }
-            admit(Entry(action: action, reduced: nil), into: &state)
+            admit(Entry(action: action, completion: nil), into: &state)
             return .accepted(wake: takeParkedDrainer(&state))
         }
     }
@@ -161,7 +163,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
             return nil
         }
         waiter?.admitted?.resume(returning: false)
-        waiter?.entry.reduced?.resume()
+        waiter?.entry.completion?.refused()
     }
 
     /// Drops the bookkeeping of a finished wait.
@@ -217,7 +219,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
         for waiter in waiters {
             waiter.admitted?.resume(returning: false)
-            waiter.entry.reduced?.resume()
+            waiter.entry.completion?.refused()
         }
         drainer?.resume(returning: false)
     }
@@ -251,6 +253,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     @inlinable
     func admit(_ entry: Entry, into state: inout State) {
         var entry = entry
+        entry.sequence = state.nextSequence
         stamp?(&entry.action, state.nextSequence)
         state.nextSequence &+= 1
         state.queue.append(entry)
@@ -272,7 +275,7 @@ extension StoreInbox {
         defer { forgetWaiter(id) }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (admitted: UnsafeContinuation<Bool, Never>) in
-                let entry = Entry(action: action, reduced: nil, token: token)
+                let entry = Entry(action: action, completion: nil, token: token)
                 switch submit(entry, waiterID: id, admitted: admitted, priority: token != nil) {
                 case .accepted(let wake):
                     wake?.resume(returning: true)

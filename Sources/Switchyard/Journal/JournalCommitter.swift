@@ -1,0 +1,93 @@
+import Dispatch
+import Synchronization
+
+/// Writes reduced batches to the journal on a thread of its own, with group commit.
+///
+/// The store hands over each reduced batch and goes on reducing the next one; the writer takes
+/// every batch waiting at that moment and appends them with one `write` and, under
+/// `fsync: always`, one `fdatasync`, then resolves each batch's ``BatchCommit`` — with the
+/// failure when the append failed, so no batch of a failed group is ever acknowledged. While
+/// one group is written and flushed the next batches gather, so one flush covers everything
+/// that arrived meanwhile. No journal I/O runs on the Swift concurrency pool.
+final class JournalCommitter: Sendable {
+    private typealias Batch = (actions: [BusAction], commit: BatchCommit)
+
+    private struct Pending: Sendable {
+        var batches: [Batch] = []
+        var scheduled = false
+    }
+
+    private let writer: JournalWriter
+    private let queue = DispatchQueue(label: "switchyard.journal.writer", qos: .userInitiated)
+    private let pending = Mutex(Pending())
+    private let log: LogSink
+    private let failure = Mutex<(handler: (@Sendable () -> Void)?, reported: Bool)>((nil, false))
+
+    /// A committer appending through `writer`, logging the journal's first failure to `log`.
+    init(writer: JournalWriter, log: LogSink) {
+        self.writer = writer
+        self.log = log
+    }
+
+    /// Calls `handler` when the journal first fails, before any batch learns of the failure.
+    func onFailure(_ handler: @escaping @Sendable () -> Void) {
+        failure.withLock { $0.handler = handler }
+    }
+
+    /// Reports a failed append or flush: the journal's first failure is logged and calls the
+    /// failure handler (the bus stops); later ones repeat it and are not logged again.
+    func report(_ error: JournalError) {
+        let (first, handler) = failure.withLock { failure in
+            defer { failure.reported = true }
+            return (!failure.reported, failure.handler)
+        }
+        guard first else { return }
+        log.write(.error, "journal: \(error); stopping the bus: no action is acknowledged unless it is on disk")
+        handler?()
+    }
+
+    /// Hands a reduced batch, whose ids continue the journal's sequence, to the writer; the
+    /// result is resolved once it is written (and flushed as the policy says) or failed.
+    func commit(_ actions: [BusAction]) -> BatchCommit {
+        let commit = BatchCommit()
+        let schedule = pending.withLock { pending in
+            pending.batches.append((actions, commit))
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        if schedule { queue.async { self.writeGroups() } }
+        return commit
+    }
+
+    /// Runs `body` on the writer's thread once every batch handed over before is resolved,
+    /// and returns its result; the calling task waits without holding a thread.
+    func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    private func writeGroups() {
+        while let group = takeGroup() {
+            var reason: String?
+            do {
+                try writer.append(group.count == 1 ? group[0].actions : group.flatMap(\.actions))
+            } catch {
+                reason = error.description
+                report(error)
+            }
+            for batch in group { batch.commit.resolve(failure: reason) }
+        }
+    }
+
+    private func takeGroup() -> [Batch]? {
+        pending.withLock { pending in
+            guard !pending.batches.isEmpty else {
+                pending.scheduled = false
+                return nil
+            }
+            defer { pending.batches = [] }
+            return pending.batches
+        }
+    }
+}

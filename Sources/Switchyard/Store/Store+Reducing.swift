@@ -1,0 +1,105 @@
+import SwitchyardStreams
+
+/// The store's one reducing task: batches are reduced, made durable and published in order.
+extension Store {
+    /// A reduced batch on its way out: its entries (for their completions), its actions, the
+    /// state after it, and whether it is durable yet.
+    @usableFromInline
+    struct ReducedBatch: Sendable {
+        @usableFromInline var entries: [StoreInbox<Action>.Entry]
+        @usableFromInline var actions: [Action]
+        @usableFromInline var state: State
+        @usableFromInline var commit: BatchCommit?
+
+        @inlinable
+        init(entries: [StoreInbox<Action>.Entry], actions: [Action], state: State, commit: BatchCommit?) {
+            self.entries = entries
+            self.actions = actions
+            self.state = state
+            self.commit = commit
+        }
+    }
+
+    @inlinable
+    func drain() async {
+        var spare: [StoreInbox<Action>.Entry] = []
+        // With a commit hook the store reduces the next batch while the one before is being
+        // made durable, and publishes that one when its commit is done: at most two batches
+        // are under way, and they are published in order.
+        var inFlight: ReducedBatch?
+        while true {
+            if let entries = inbox.takeBatch(spare: &spare) {
+                let reduced = reduce(entries)
+                if let previous = inFlight {
+                    inFlight = nil
+                    spare = await publish(previous)
+                }
+                if reduced.commit == nil {
+                    spare = await publish(reduced)
+                } else {
+                    inFlight = reduced
+                }
+            } else if let previous = inFlight {
+                inFlight = nil
+                spare = await publish(previous)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Reduces a batch, runs its effects, and hands it to the commit hook.
+    @inlinable
+    func reduce(_ entries: [StoreInbox<Action>.Entry]) -> ReducedBatch {
+        var actions: [Action] = []
+        actions.reserveCapacity(entries.count)
+        for entry in entries {
+            // An action a cancelled effect emitted: the cancellation came first, so it
+            // must not land (a stale result after the search that replaced it).
+            if let token = entry.token, token.isCancelled {
+                counters.countEffectOutputDiscarded()
+                continue
+            }
+            reducer(&state, entry.action)
+            actions.append(entry.action)
+            if hasMiddleware { runEffects(for: entry.action) }
+        }
+        counters.countReduced(actions.count)
+        let commit = actions.isEmpty ? nil : self.commit?(actions)
+        return ReducedBatch(entries: entries, actions: actions, state: state, commit: commit)
+    }
+
+    /// Publishes a reduced batch once it is durable and tells its senders; returns its entries'
+    /// buffer for reuse.
+    @inlinable
+    func publish(_ batch: ReducedBatch) async -> [StoreInbox<Action>.Entry] {
+        // A batch that could not be made durable is never published: nobody sees an action
+        // that is not on disk. Its senders are told why.
+        if let commit = batch.commit, let failure = await commit.wait() {
+            for entry in batch.entries { entry.completion?.failed(failure) }
+            return batch.entries
+        }
+        stateValue.send(batch.state)
+        for entry in batch.entries { entry.completion?.published(sequence: entry.sequence) }
+        if let beforeDelivery { await beforeDelivery(batch.actions, batch.state) }
+        await fanout.deliver(batch.actions)
+        for entry in batch.entries { entry.completion?.delivered() }
+        return batch.entries
+    }
+
+    /// Hands the action just reduced to every middleware, with the state after it; their
+    /// cancellations take effect before the next action is reduced.
+    @usableFromInline
+    func runEffects(for action: Action) {
+        for (middleware, runner) in zip(middleware, runners) {
+            runner.apply(middleware.effects(state, action))
+        }
+    }
+
+    @usableFromInline
+    func finishStreams() {
+        for runner in runners { runner.close() }
+        fanout.finish()
+        stateValue.finish()
+    }
+}

@@ -1,9 +1,9 @@
 /// Suggests the intended word for a misspelt key, kind, command or option.
-public enum DidYouMean {
+package enum DidYouMean {
     /// The candidate closest to `input`, ignoring case, when it is within
     /// `max(1, input.count / 3)` edits; `nil` when none is that close. Ties go to the candidate
     /// that sorts first, so the suggestion does not depend on the order candidates come in.
-    public static func suggestion(for input: String, among candidates: some Sequence<String>) -> String? {
+    package static func suggestion(for input: String, among candidates: some Sequence<String>) -> String? {
         let typed = Array(input.lowercased())
         let limit = max(1, typed.count / 3)
         var best: (candidate: String, distance: Int)?
@@ -19,7 +19,7 @@ public enum DidYouMean {
     }
 
     /// The Levenshtein distance between two strings (insertions, deletions, substitutions).
-    public static func editDistance(_ first: String, _ second: String) -> Int {
+    package static func editDistance(_ first: String, _ second: String) -> Int {
         editDistance(Array(first), Array(second), limit: .max)
     }
 

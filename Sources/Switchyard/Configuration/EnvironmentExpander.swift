@@ -8,18 +8,18 @@
 ///
 /// Names are letters, digits and `_`, not starting with a digit. Problems name the variable but
 /// never contain a value, so a token cannot leak into a log.
-public struct EnvironmentExpander: Sendable {
+package struct EnvironmentExpander: Sendable {
     /// The variables references are resolved against, usually `ProcessInfo.processInfo.environment`.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// Creates an expander over `environment`.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.environment = environment
     }
 
     /// The text with every reference replaced; a problem message is appended to `problems` for
     /// each unset variable or malformed reference (which expands to nothing).
-    public func expand(_ text: String, problems: inout [String]) -> String {
+    package func expand(_ text: String, problems: inout [String]) -> String {
         guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
@@ -53,7 +53,7 @@ public struct EnvironmentExpander: Sendable {
     /// (`plugins[1].request.headers.Authorization`); for each string that referenced a variable,
     /// `templates` maps its key path to the text as written, so later messages can show the
     /// reference instead of the secret. Object keys are not expanded.
-    public func expand(
+    package func expand(
         _ value: JSON,
         path: String,
         problems: inout [ConfigurationProblem],
@@ -88,7 +88,7 @@ public struct EnvironmentExpander: Sendable {
 
     /// The names of the variables `text` references, with or without a default, in order;
     /// malformed references are left out.
-    public static func references(in text: String) -> [String] {
+    package static func references(in text: String) -> [String] {
         var names: [String] = []
         var rest = Substring(text)
         while let start = rest.range(of: "${") {

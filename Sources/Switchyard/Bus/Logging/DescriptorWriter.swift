@@ -1,11 +1,11 @@
 import Foundation
 
 /// Writes whole byte buffers to a file descriptor: the one loop every line writer here needs.
-public enum DescriptorWriter {
+package enum DescriptorWriter {
     /// Writes all of `bytes` to `descriptor`, retrying partial writes and `EINTR`. Returns
     /// `false` (having written a prefix) when the descriptor reports an error such as `EPIPE`.
     @discardableResult
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -22,7 +22,7 @@ public enum DescriptorWriter {
 
     /// Writes `line` and a newline to `descriptor` in one call, so lines never interleave.
     @discardableResult
-    public static func writeLine(_ line: String, to descriptor: Int32) -> Bool {
+    package static func writeLine(_ line: String, to descriptor: Int32) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(10)
         return writeAll(bytes, to: descriptor)

@@ -24,7 +24,10 @@ let package = Package(
         .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
         // TestStore, ManualClock and recorders for testing stores and streams.
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
-        .executable(name: "switchyard", targets: ["switchyard"]),
+        // What people and systemd run: a static C launcher that blocks the stop signals, then
+        // execs `switchyard-bus` (the Swift program, target `switchyard`) from its own directory.
+        .executable(name: "switchyard", targets: ["SwitchyardLauncher"]),
+        .executable(name: "switchyard-bus", targets: ["switchyard"]),
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
@@ -39,8 +42,11 @@ let package = Package(
         ),
         // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
         .target(name: "SwitchyardTestSupport", path: "Tests/TestSupport"),
-        // Blocks the stop signals in a constructor, before any Swift or library code of the executable runs.
+        // Blocks the stop signals in a constructor, before any Swift code of the executable runs
+        // (the launcher has blocked them already; this keeps `switchyard-bus` run directly safe).
         .target(name: "CSwitchyardStartup"),
+        // Static, so no dynamic loader runs before its first act: blocking the stop signals.
+        .executableTarget(name: "SwitchyardLauncher", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(
             name: "switchyard",
             dependencies: [

@@ -111,7 +111,7 @@ enum CommandTable {
         examples: [.init("switchyard stats --json", "the counters for a script")])
 
     static let journal = CommandSpec(
-        name: "journal", abstract: "print, check or trim the journal of a data directory",
+        name: "journal", abstract: "print, check, trim, export, import or compare journals",
         subcommands: [
             CommandSpec(
                 name: "show", abstract: "print the journaled actions, one JSON object a line",
@@ -134,6 +134,79 @@ enum CommandTable {
                         ] + journalOptions),
             CommandSpec(name: "compact", abstract: "remove segments and snapshots the latest snapshot covers",
                         options: journalOptions),
+            CommandSpec(
+                name: "export", abstract: "write a range of the journal as JSON lines, the format journal show prints",
+                discussion: "For a bug report: the file replays elsewhere (switchyard replay FILE) or goes into another data directory "
+                    + "(journal import). A damaged journal stops the export with file, line and byte (exit 1).",
+                options: range + [
+                    .value("output", short: "o", "FILE", help: "write to FILE instead of stdout", completion: .file(extension: "jsonl")),
+                    .value("format", "FORMAT", help: "jsonl (default): one action a line", completion: .words(["jsonl"])),
+                ] + journalOptions,
+                examples: [
+                    .init("switchyard journal export --from 2026-11-22T09:00:00Z --to 2026-11-22T10:00:00Z -o hour.jsonl", "an hour of the recording"),
+                    .init("switchyard journal export --types 'gps/*' --config Config/gpsd.json > fixes.jsonl", "only the receiver's actions"),
+                ]),
+            CommandSpec(
+                name: "import", abstract: "append exported actions to a data directory's journal",
+                discussion: """
+                    Every line is checked before anything is written (a bad line: exit 1 naming the line, nothing imported).
+                    The actions get the ids that continue the journal (no id is ever reused); a cause inside the import
+                    follows its action, one outside it becomes null. Refused while a bus holds the data directory.
+                    """,
+                positionals: [PositionalSpec("FILE", help: "a file journal export wrote; - for stdin", completion: .file(extension: "jsonl"))],
+                options: range + journalOptions,
+                examples: [.init("switchyard journal import bug-1234.jsonl --data-dir /tmp/bug-1234", "a recording from a bug report, ready for switchyard run")]),
+            CommandSpec(
+                name: "diff", abstract: "compare two recordings: the first action where they, or the states after them, differ",
+                discussion: """
+                    A and B are data directories, journal directories or exported files. The actions matching --types are
+                    paired in order and compared by type, source and payload; with --config, also the states after them
+                    (every action reduced by CONFIG's plugins, none run). Exit codes: 0 the same, 1 they differ,
+                    2 trouble (a usage error, a recording missing or damaged), 78 invalid configuration.
+                    """,
+                positionals: [
+                    PositionalSpec("A", help: "the first recording", completion: .file(extension: nil)),
+                    PositionalSpec("B", help: "the second recording", completion: .file(extension: nil)),
+                ],
+                options: [
+                    .value("config", "FILE", help: "compare the states too, reduced by this plugin set", completion: .file(extension: "json")),
+                    .value("types", "PATTERN", help: "pair only the actions of this type pattern (default *)"),
+                ],
+                examples: [
+                    .init("switchyard journal diff .switchyard/tracker /tmp/replay --config Config/tracker.json", "a replay against its recording, state by state"),
+                ]),
+        ])
+
+    /// The range of recorded actions export, import and replay take.
+    static let range: [OptionSpec] = [
+        .value("from", "ID|TIME", help: "start at this action id or ISO 8601 time (inclusive)"),
+        .value("to", "ID|TIME", help: "stop after this action id or time (inclusive)"),
+        .value("types", "PATTERN", help: "only actions of this type pattern: * (default), gps/* or gps/fix"),
+    ]
+
+    static let replay = CommandSpec(
+        name: "replay", abstract: "feed recorded actions into a bus built from CONFIG, at their recorded pace",
+        discussion: """
+            The bus gets a data directory of its own (--data-dir, new or empty), so the recording is never written to.
+            Replayed actions keep their type, payload, source and time (reducers see what they saw); causes point at the
+            replayed copies. --effects off (default) only reduces them: no plugin starts. --effects on runs the plugins,
+            which react: their actions are new, with a cause pointing at the replayed one. Ends when the last action is
+            reduced (with effects, once the bus has been quiet for a second); SIGINT stops early (exit 0).
+            """,
+        positionals: [PositionalSpec("RECORDING", help: "a data directory, journal directory or exported file", completion: .file(extension: nil))],
+        options: [
+            .value("config", "CONFIG", help: "the plugin set to build the bus from (required)", completion: .file(extension: "json")),
+            .value("data-dir", "DIR", help: "the replay bus's data directory (default: CONFIG's, with -replay-TIME added)", completion: .directory),
+        ] + range + [
+            .value("speed", "N", help: "N times the recorded pace (default 1; 0.5 is half speed)"),
+            .flag("as-fast-as-possible", help: "no waiting: each action as soon as the one before is reduced"),
+            .value("effects", "on|off", help: "off (default): reducers only; on: plugins run and react", completion: .words(["off", "on"])),
+            .flag("step", help: "wait for Enter before each action (and print it on stderr)"),
+        ],
+        examples: [
+            .init("switchyard replay .switchyard/tracker --config Config/tracker.json --speed 50", "yesterday at ×50 through today's reducers"),
+            .init("switchyard replay day.jsonl --config Config/new.json --types 'gps/*' --effects on --as-fast-as-possible",
+                  "recorded positions through a new plugin set"),
         ])
 
     static let completions = CommandSpec(
@@ -159,7 +232,7 @@ enum CommandTable {
             78 invalid configuration.
             """,
         options: [.flag("version", help: "print the version")],
-        subcommands: [run, validate, plugins, schema, send, state, tail, stats, journal, completions, help, version])
+        subcommands: [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions, help, version])
 
     /// The words to parse: `switchyard` alone runs the default configuration, `switchyard
     /// FILE.json` runs that file, and `--version` is the `version` command.

@@ -69,6 +69,14 @@ struct SwitchyardCommand {
                 signals.setHandler { signal in if signal != SIGHUP { exit(ExitStatus.success.rawValue) } }
             }
             return await onThread { command.run() }
+        case ["journal", "export"], ["journal", "import"]:
+            let command = try JournalTransferCommand(parsed, options: try ClientOptions(parsed))
+            return await onThread { command.run() }
+        case ["journal", "diff"]:
+            let command = try JournalDiffCommand(parsed)
+            return await onThread { command.run() }
+        case ["replay"]:
+            return try await ReplayCommand(parsed, signals: signals).run()
         case ["completions"]:
             guard let shell = CompletionShell(rawValue: parsed[positional: "SHELL"] ?? "") else {
                 throw UsageError("unknown shell \"\(parsed[positional: "SHELL"] ?? "")\" (bash, zsh or fish)", path: parsed.path)

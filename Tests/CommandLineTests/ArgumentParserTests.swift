@@ -73,7 +73,7 @@ struct ArgumentParserTests {
         (["tail", "a/*", "b/*"], ["tail"], "unexpected argument \"b/*\""),
         (["stats", "extra"], ["stats"], "takes no arguments, got \"extra\""),
         (["validate"], ["validate"], "missing CONFIG"),
-        (["journal"], ["journal"], "missing subcommand (show, verify, compact)"),
+        (["journal"], ["journal"], "missing subcommand (show, verify, compact, export, import, diff)"),
         (["journal", "rewind"], ["journal"], "unknown command \"rewind\""),
         (["tail", "-x"], ["tail"], "unknown option -x"),
     ] as [([String], [String], String)])

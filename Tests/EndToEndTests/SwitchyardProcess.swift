@@ -94,8 +94,11 @@ final class SwitchyardProcess: Sendable {
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
-    /// Whether the process has blocked SIGTERM (read from /proc), i.e. `main` has started.
-    var hasBlockedStopSignals: Bool {
+    /// Whether the process has blocked SIGTERM (read from /proc), i.e. the launcher has started.
+    var hasBlockedStopSignals: Bool { Self.blocksStopSignals(pid: pid) }
+
+    /// Whether process `pid` has SIGTERM blocked (its main thread's `SigBlk` in /proc).
+    static func blocksStopSignals(pid: pid_t) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
               let mask = UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16)

@@ -151,7 +151,8 @@ public final actor Bus {
                 if !secrets.isEmpty { action = secrets.redact(action) }
                 if action.id >= DispatchTickets.base { tickets.admit(ticket: action.id, sequence: sequence) }
                 action.id = sequence
-                action.time = BusClock.now()
+                // A replayed action keeps its recorded time, so reducers see what they saw.
+                if action.keepsTime { action.keepsTime = false } else { action.time = BusClock.now() }
             },
             afterReduce: afterReduce,
             beforeDelivery: { actions in

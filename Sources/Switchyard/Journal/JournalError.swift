@@ -57,8 +57,8 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         ELOOP: "ELOOP", EMFILE: "EMFILE", ENFILE: "ENFILE", EBADF: "EBADF", EINVAL: "EINVAL",
     ]
 
-    /// A system operation failed on `path` for a reason given in words.
-    static func system(path: String, operation: String, reason: String) -> JournalError {
+    /// A system operation failed on `path` for a reason given in words: "cannot OPERATION PATH: REASON".
+    public static func system(path: String, operation: String, reason: String) -> JournalError {
         JournalError(.system(path: path, operation: operation, reason: reason))
     }
 

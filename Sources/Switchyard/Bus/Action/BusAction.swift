@@ -18,6 +18,9 @@ public struct BusAction: Sendable, Hashable {
     public var source: String
     /// The id of the action that led to this one; `nil` for an origin.
     public var cause: UInt64?
+    /// Set only while a recorded action is on its way into a bus (``Bus/dispatchRecorded(_:)``):
+    /// the bus then keeps `time` instead of stamping it, and clears the flag.
+    var keepsTime = false
 
     /// Creates an action to emit; the bus stamps `id` and `time` when it accepts it.
     public init(type: String, payload: JSON = .null, source: String, cause: UInt64? = nil) {

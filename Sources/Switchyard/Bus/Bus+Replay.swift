@@ -1,0 +1,36 @@
+extension Bus {
+    /// Dispatches a recorded action as it was recorded: its type, payload, source, time and
+    /// `cause` are kept (a `cause` should name an action of this bus: ``ReplayFeed`` maps
+    /// recorded ids to replayed ones); only the id is new. Returns that id once the action is
+    /// reduced (and journaled), `nil` when the bus did not take it.
+    ///
+    /// Reducers see the action as they saw it when it was recorded; a bus that runs its
+    /// plugins lets them react to it, and their actions are stamped with the time of now.
+    @discardableResult
+    public nonisolated func dispatchRecorded(_ action: BusAction) async -> UInt64? {
+        var recorded = action
+        recorded.id = 0
+        recorded.keepsTime = true
+        return await dispatchReturningID(recorded)
+    }
+
+    /// Ends a bus that was built but never run (a replay with effects off, where no plugin
+    /// starts): waits for the actions already taken, closes the journal (with a final
+    /// snapshot) and releases the data directory. Does nothing for a bus that ran.
+    public func closeWithoutRunning() async {
+        guard phase == .idle else { return }
+        phase = .finished
+        core.router.finish()
+        core.store.close()
+        // Every dispatchRecorded returned after its action was reduced and journaled; this
+        // waits for any other action sent without waiting.
+        let store = core.store
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in store.states {} }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
+        await storage?.stop(finalState: core.store.currentState, grace: .zero)
+    }
+}

@@ -1,0 +1,19 @@
+/// The state half of a bus without the bus: a configuration's initial state and its reducer
+/// (the state slices of its plugins), for reducing recorded actions where no plugin may run,
+/// as `journal diff` does.
+public struct BusStateModel: Sendable {
+    /// The state before any action: every slice at its initial value.
+    public let initialState: JSON
+    /// Reduces one action into the state, exactly as a bus built from the same configuration does.
+    public let reduce: @Sendable (inout JSON, BusAction) -> Void
+
+    /// The model of the bus `configuration` describes. Plugins are built (so their settings are
+    /// checked) but never run.
+    /// - Throws: ``ConfigurationError`` with every problem of every plugin's settings.
+    public init(configuration: BusConfiguration, registry: PluginRegistry) throws(ConfigurationError) {
+        let plugins = try Bus.makePlugins(configuration, registry: registry)
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
+        initialState = BusStateReducer.initialState(slices.current)
+        reduce = BusStateReducer.reducer(slices)
+    }
+}

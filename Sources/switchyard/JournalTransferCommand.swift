@@ -1,0 +1,99 @@
+import Foundation
+import Switchyard
+
+/// `switchyard journal export | import`: a range of a journal as JSON lines and back, so a
+/// recording travels with a bug report.
+struct JournalTransferCommand: Sendable {
+    let export: Bool
+    let options: ClientOptions
+    let query: JournalQuery
+    /// `--output` for export, the `FILE` positional for import; `nil` or `-` for stdout/stdin.
+    let file: String?
+
+    /// The command a parsed `journal export|import` line asks for.
+    /// - Throws: ``UsageError`` for a bad range, pattern or format.
+    init(_ parsed: ParsedArguments, options: ClientOptions) throws(UsageError) {
+        export = parsed.path.last == "export"
+        self.options = options
+        query = try RecordedRange.query(parsed)
+        file = export ? parsed.value("output") : parsed[positional: "FILE"]
+        if let format = parsed.value("format"), format != "jsonl" {
+            throw UsageError("--format expects jsonl, got \"\(format)\"", path: parsed.path)
+        }
+    }
+
+    func run() -> ExitStatus {
+        let dataDirectory: String
+        do {
+            dataDirectory = try options.resolvedDataDirectory()
+        } catch let error as ConfigurationError {
+            Output.error(error.description)
+            return .failure
+        } catch {
+            Output.error("switchyard: error: \(error)")
+            return .failure
+        }
+        let directory = JournalDirectory(dataDirectory: dataDirectory)
+        do throws(JournalError) {
+            if export {
+                try exportActions(from: directory)
+            } else {
+                try importActions(into: directory)
+            }
+            return .success
+        } catch {
+            Output.error("switchyard: error: \(error)")
+            if error.isCorruption, export {
+                Output.error("`switchyard journal verify` shows the damage; `switchyard journal verify --repair` keeps the journal up to it and moves the rest aside (nothing is deleted).")
+            }
+            return .failure
+        }
+    }
+
+    /// Writes the range to the file (through a temporary file renamed into place, so a failed
+    /// export leaves no partial file) or to stdout.
+    private func exportActions(from directory: JournalDirectory) throws(JournalError) {
+        guard access(directory.path, F_OK) == 0 else {
+            throw .system(path: directory.path, operation: "export", reason: "there is no journal (No such file or directory)")
+        }
+        let actions = try RecordedRange.actions(of: try JournalRecording(path: directory.path), query)
+        var bytes: [UInt8] = []
+        for action in actions { ActionLines.append(action, to: &bytes) }
+        guard let file, file != "-" else {
+            if !Output.out(bytes: bytes) { throw .system(path: "stdout", operation: "write to", reason: "it was closed") }
+            return
+        }
+        try FileTransfer.write(bytes, to: file)
+        Output.error("exported \(actions.count) action\(actions.count == 1 ? "" : "s") to \(file)")
+    }
+
+    private func importActions(into directory: JournalDirectory) throws(JournalError) {
+        let name = file ?? "-"
+        let bytes = name == "-" ? FileTransfer.readStandardInput() : try FileTransfer.read(name)
+        let actions = try ActionLines.parse(bytes, file: name == "-" ? "stdin" : name).filter { query.matches($0) }
+        Output.out(try directory.importActions(actions).description)
+    }
+}
+
+/// Whole-file reads and writes for export and import.
+enum FileTransfer {
+    static func read(_ path: String) throws(JournalError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .system(path: path, operation: "read", reason: FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "No such file or directory")
+        }
+        return [UInt8](data)
+    }
+
+    static func readStandardInput() -> [UInt8] {
+        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
+    static func write(_ bytes: [UInt8], to path: String) throws(JournalError) {
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .system(path: path, operation: "write", reason: "\(error.localizedDescription)")
+        }
+    }
+}

@@ -145,14 +145,14 @@ final class DatagramReceiver: Sendable {
         guard bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
-    /// The next datagram as text, or `nil` after `timeout` (scaled).
-    func receive(timeout: Duration = .seconds(30)) async -> String? {
+    /// The next datagram as text, or `nil` after `timeout` (scaled); checks every `interval`.
+    func receive(timeout: Duration = .seconds(30), interval: Duration = .milliseconds(20)) async -> String? {
         let deadline = TestDeadline(after: timeout)
         var buffer = [UInt8](repeating: 0, count: 256)
         while !deadline.hasPassed {
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count > 0 { return String(decoding: buffer[0..<count], as: UTF8.self) }
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: interval)
         }
         return nil
     }

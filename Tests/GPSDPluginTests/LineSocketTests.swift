@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 @testable import GPSDPlugin
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 /// The POSIX line socket against local TCP and Unix servers.

@@ -115,7 +115,9 @@ public struct JournalComparison: Sendable, Hashable, CustomStringConvertible {
         }
         if !difference.stateDifferences.isEmpty {
             lines.append("the states after them differ:")
-            lines += difference.stateDifferences.map { "  state.\($0)" }
+            lines += difference.stateDifferences.map { found in
+                "  \(JSONDifference(path: found.path.isEmpty ? "state" : "state." + found.path, left: found.left, right: found.right))"
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GPSDPlugin
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 /// The gpsd and location-emitter plugins on a bus, fed by a real gpsd playing real receiver

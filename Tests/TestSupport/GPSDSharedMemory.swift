@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwitchyardTestSupport
 import Synchronization
 
 /// Removes the System V shared memory gpsd leaves behind when killed.

@@ -2,44 +2,43 @@
 import Glibc
 #endif
 import Foundation
-import SwitchyardTestSupport
 import Synchronization
 
-/// A real gpsd for one test: fed with a capture by `gpsfake`, or bare with no device.
+/// A real gpsd for one test (the GPSD plugin tests and the end-to-end replay tests): fed with a capture by `gpsfake`, or bare with no device.
 ///
 /// Each instance gets a free TCP port and a temporary directory (its `TMPDIR`, where gpsfake
 /// puts its control socket and the log). The process runs in a process group of its own so
 /// ``stop()`` can SIGKILL gpsfake and the gpsd it started by that group's id — gpsfake ignores
 /// SIGTERM — then removes the directory and gpsd's shared-memory segment for that port.
-final class GPSDProcess: Sendable {
+public final class GPSDProcess: Sendable {
     /// Why a gpsd could not be started.
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static let gpsfake = "/usr/bin/gpsfake"
-    static let gpsd = "/usr/sbin/gpsd"
+    public static let gpsfake = "/usr/bin/gpsfake"
+    public static let gpsd = "/usr/sbin/gpsd"
     /// Debian's Python: the one with the `gps` module gpsfake imports.
-    static let python = "/usr/bin/python3"
+    public static let python = "/usr/bin/python3"
 
     /// Whether gpsd and gpsfake are installed.
-    static var isInstalled: Bool {
+    public static var isInstalled: Bool {
         [gpsfake, gpsd, python].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Whether tests that need gpsd run: when it is installed, and always under CI (where a
     /// missing gpsd must fail, not skip).
-    static var testsEnabled: Bool {
+    public static var testsEnabled: Bool {
         isInstalled || ProcessInfo.processInfo.environment["CI"] != nil
     }
 
     /// The message for a skipped test.
-    static let missingMessage = "needs gpsd and gpsfake: install the Debian packages gpsd gpsd-clients"
+    public static let missingMessage = "needs gpsd and gpsfake: install the Debian packages gpsd gpsd-clients"
 
     /// The TCP port gpsd listens on.
-    let port: Int
+    public let port: Int
     /// The temporary directory holding gpsfake's socket and the process log.
-    let directory: String
+    public let directory: String
     private let processGroup: pid_t
     private let stopped = Mutex(false)
     /// Our end of a held gpsfake's stdin, and how many sentences to let through on release.
@@ -60,7 +59,7 @@ final class GPSDProcess: Sendable {
     /// paths.) gpsd reports only what arrives after a client's watch, so a `held` capture —
     /// played once — waits before its first sentence until ``release()``: gpsfake's `-i` asks
     /// for a line on stdin before each sentence, and release writes them all.
-    static func gpsfake(capture: String, cycle: Double, once: Bool, held: Bool = false, port: Int? = nil) throws -> GPSDProcess {
+    public static func gpsfake(capture: String, cycle: Double, once: Bool, held: Bool = false, port: Int? = nil) throws -> GPSDProcess {
         let port = try port ?? freePort()
         var arguments = [python, gpsfake, "-q", "-n", "-P", String(port), "-c", String(cycle)]
         if once { arguments.append("-1") }
@@ -72,7 +71,7 @@ final class GPSDProcess: Sendable {
     }
 
     /// Lets a held gpsfake play its capture.
-    func release() {
+    public func release() {
         guard let hold else { return }
         let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: hold.sentences)
         _ = newlines.withUnsafeBytes { Glibc.send(hold.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -80,7 +79,7 @@ final class GPSDProcess: Sendable {
 
     /// Starts a bare gpsd with no device on a free port (with a control socket in its
     /// directory: gpsd refuses to run with neither a device nor one).
-    static func bare() throws -> GPSDProcess {
+    public static func bare() throws -> GPSDProcess {
         let port = try freePort()
         return try spawn(port: port, environment: ["GPSD_SHM_KEY": sharedMemoryKeyText(port: port)]) { directory in
             [gpsd, "-N", "-n", "-S", String(port), "-F", directory + "/control.sock"]
@@ -89,7 +88,7 @@ final class GPSDProcess: Sendable {
 
     /// Waits until gpsd accepts connections on its port, so a test's first connection
     /// attempt succeeds; `false` if it never does within a generous real-time bound.
-    func waitUntilListening() async -> Bool {
+    public func waitUntilListening() async -> Bool {
         let port = port
         return await eventually(interval: .milliseconds(20)) { Self.accepts(port: port) }
     }
@@ -110,13 +109,13 @@ final class GPSDProcess: Sendable {
     }
 
     /// The process output so far, for failure messages.
-    var log: String {
+    public var log: String {
         (try? String(contentsOfFile: directory + "/process.log", encoding: .utf8)) ?? ""
     }
 
     /// Kills gpsfake and gpsd with SIGKILL, waits for gpsfake, and removes the temporary
     /// directory and the port's shared memory. Safe to call more than once.
-    func stop() {
+    public func stop() {
         let alreadyStopped = stopped.withLock { stopped in
             defer { stopped = true }
             return stopped
@@ -179,7 +178,7 @@ final class GPSDProcess: Sendable {
     }
 
     /// A TCP port nothing listens on now: bound to port 0 and released.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw StartError(description: "socket failed: \(errno)") }
         defer { close(socket) }

@@ -22,7 +22,7 @@ let package = Package(
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
         // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
         .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
-        // TestStore, ManualClock and recorders for testing stores and streams.
+        // TestStore, TestBus, ManualClock and recorders for testing stores, plugins and streams.
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         // What people and systemd run: a static C launcher that blocks the stop signals, then
         // execs `switchyard-bus` (the Swift program, target `switchyard`) from its own directory.
@@ -57,20 +57,23 @@ let package = Package(
         // One runnable example per source article (Examples/Sources), each tested in ExamplesTests.
         .target(name: "SwitchyardExamples", dependencies: ["Switchyard"], path: "Examples/Sources"),
         .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
+        // Every runnable Swift snippet of the README, which quotes them verbatim (ReadmeSnippetTests).
+        .target(name: "SwitchyardSnippets", dependencies: ["Switchyard", "SwitchyardTesting"], path: "Examples/Snippets"),
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
         // Uses the library only through its products, as a program depending on the package would.
-        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardExamples", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["SwitchyardTestSupport", "LoggerPlugin", "Switchyard"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "Switchyard", "SwitchyardTesting"]),
+        // The library through its products only; SwitchyardTestSupport holds test plumbing (deadlines), no library code.
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(
             name: "NetworkFetchPluginTests",
-            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin"],
+            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin", "SwitchyardTesting"],
             exclude: ["Support/scripted_server.py"]
         ),
         .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard"]),

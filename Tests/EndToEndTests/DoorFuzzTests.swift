@@ -1,23 +1,22 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// Random deep, large and odd JSON through the control socket and network-fetch doors of the
 /// real bus, which is restarted after each round: whatever it accepted, it reads back.
 @Suite(.serialized)
 struct DoorFuzzTests {
-    /// A small deterministic generator (SplitMix64), so a failure names a seed that repeats it.
+    /// Random documents from a seeded generator, so a failure names a seed that repeats it.
     struct Generator {
-        var state: UInt64
+        var random: SeededGenerator
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+        init(state: UInt64) {
+            random = SeededGenerator(seed: state)
         }
 
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+        mutating func next() -> UInt64 { random.next() }
+
+        mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
         /// One document: nested around the door limit, wide, long, or odd; `large: false` keeps
         /// it small enough for a command line (the HTTP server's script).

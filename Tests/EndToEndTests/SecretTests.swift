@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// Values that came from `${VAR}` never leave the real bus: not in actions, state, the
@@ -32,7 +33,7 @@ struct SecretTests {
              "/bot\(Self.secrets["TOKEN"]!)/moved": [{"status": 302, "headers": {"Location": "/bot\(Self.secrets["TOKEN"]!)/ok"}}],
              "/bot\(Self.secrets["TOKEN"]!)/text": [{"body": "not json \(Self.secrets["TOKEN"]!)"}]}
             """)
-        let closed = try Self.closedPort()
+        let closed = try unusedLocalPort()
         func fetcher(_ name: String, _ base: String, _ path: String) -> String {
             """
             {"name": "\(name)", "kind": "network-fetch", "on": "go/fetch", "policy": "every", "retry": {"attempts": 1},
@@ -111,21 +112,5 @@ struct SecretTests {
 
     static func quoted(_ text: String) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
-    }
-
-    /// A port on 127.0.0.1 nothing listens on: bound, then closed.
-    static func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw ControlE2EFailure(description: "cannot bind a port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -2,24 +2,8 @@ import Switchyard
 import SwitchyardExamples
 import SwitchyardTesting
 import Synchronization
+import SwitchyardTestSupport
 import Testing
-
-/// Runs `body`, failing instead of hanging when it takes more than `seconds`.
-private func withDeadline<T: Sendable>(
-    _ seconds: Int = 60, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () async -> T
-) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { await body() }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        if first == nil { Issue.record("did not finish within \(seconds) s", sourceLocation: sourceLocation) }
-        return first
-    }
-}
 
 struct ArticleExampleTests {
     /// Article 1: only positions far enough from the last significant one become significant.

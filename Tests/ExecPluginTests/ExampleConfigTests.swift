@@ -1,6 +1,7 @@
 import Foundation
 import Switchyard
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 @testable import ExecPlugin
@@ -42,24 +43,18 @@ struct ExampleConfigTests {
         // The shipped 5 s suits a user's bus; a test machine running the whole suite can take
         // longer to start Python, so the test waits for the handshake, not for a speed.
         declaration.settings["readyTimeout"] = .number(120)
-        var registry = PluginRegistry()
-        registry.register(ExecPlugin.self)
-        let log = LogLines()
-        let bus = try Bus(configuration: BusConfiguration(file: "example", plugins: [declaration]), registry: registry, log: log.sink)
-        let recorder = ActionRecorder.start(bus.actions())
-        let running = Task { try await bus.run() }
-        #expect(await bus.waitUntilReady())
+        let bus = try TestBus(configuration: BusConfiguration(file: "example", plugins: [declaration]), registry: PluginRegistry(ExecPlugin.self),
+                              clock: ContinuousClock(), logLevel: .info)
+        #expect(await bus.start())
         for (latitude, longitude) in [(52.52003, 13.40495), (52.53012, 13.38488), (48.0, 2.0)] {
-            await bus.dispatch(BusAction(type: "location/changed", payload: ["latitude": .number(latitude), "longitude": .number(longitude)], source: "test"))
+            await bus.dispatch("location/changed", ["latitude": .number(latitude), "longitude": .number(longitude)])
         }
-        let seen = await recorder.wait(for: "geo/zone", count: 3)
-        let zones = seen.filter { $0.type == "geo/zone" }
+        let zones = await bus.waitFor("geo/zone", count: 3)
         #expect(zones.map { $0.payload["zone"] } == ["home", "office", .null])
         #expect(zones.last?.payload["nearest"] == "office")
-        let positions = seen.filter { $0.type == "location/changed" }.map(\.id)
+        let positions = bus.actions("location/changed").map(\.id)
         #expect(zones.map(\.cause) == positions)
-        #expect(log.all.contains("switchyard: info: geo: loaded 2 zone(s)"))
-        bus.stop()
-        try await running.value
+        #expect(bus.logLines.contains("switchyard: info: geo: loaded 2 zone(s)"))
+        try await bus.stop()
     }
 }

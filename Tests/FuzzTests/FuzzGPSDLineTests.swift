@@ -7,7 +7,7 @@ import Testing
 /// classification (a report, an ignored class, not JSON, or malformed), never a crash or a hang,
 /// and framing holds its memory bound whatever the stream.
 struct FuzzGPSDLineTests {
-    private static let alphabet = Array(#"{}[],:"\ 0123456789-+.eETPVSKYDEVICEclassmodelatlonrue/\u{}"#.utf8) + [0x0A, 0x0D, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF, 0x24, 0x2A]
+    private static let mutator = ByteMutator(alphabet: Array(#"{}[],:"\ 0123456789-+.eETPVSKYDEVICEclassmodelatlonrue/\u{}"#.utf8) + [0x0A, 0x0D, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF, 0x24, 0x2A])
 
     /// Real gpsd output: the first lines of the recorded receiver captures' expected output,
     /// plus the classes the plugin reads.
@@ -37,9 +37,9 @@ struct FuzzGPSDLineTests {
 
     /// Random bytes are classified without a crash; text not starting with `{` is never JSON.
     @Test(.scaledTimeLimit(minutes: 1)) func randomBytes() {
-        var generator = SplitMix(seed: 0x6B5D)
+        var generator = SeededGenerator(seed: 0x6B5D)
         for _ in 0..<30_000 {
-            let bytes = (0..<Int.random(in: 0...80, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+            let bytes = (0..<Int.random(in: 0...80, using: &generator)).map { _ in Self.mutator.byte(using: &generator) }
             let line = GPSDLine(parsing: bytes)
             if bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) != UInt8(ascii: "{") {
                 #expect(line == .notJSON)
@@ -49,11 +49,11 @@ struct FuzzGPSDLineTests {
 
     /// Mutations of real reports are classified; a `malformed` line always says why.
     @Test(.scaledTimeLimit(minutes: 1)) func mutatedReports() {
-        var generator = SplitMix(seed: 0x6B5D_5EED)
+        var generator = SeededGenerator(seed: 0x6B5D_5EED)
         var classified: [String: Int] = [:]
         for round in 0..<10_000 {
             var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
-            for _ in 0...Int.random(in: 0...3, using: &generator) { mutate(&bytes, using: &generator) }
+            for _ in 0...Int.random(in: 0...3, using: &generator) { Self.mutator.mutate(&bytes, using: &generator) }
             switch GPSDLine(parsing: bytes) {
             case .report: classified["report", default: 0] += 1
             case .ignored: classified["ignored", default: 0] += 1
@@ -69,14 +69,14 @@ struct FuzzGPSDLineTests {
 
     /// Framing is bounded and does not depend on where the stream is cut.
     @Test(.scaledTimeLimit(minutes: 1)) func framingIsBoundedAndIgnoresChunks() {
-        var generator = SplitMix(seed: 0xF4A3)
+        var generator = SeededGenerator(seed: 0xF4A3)
         for _ in 0..<400 {
             var stream: [UInt8] = []
             for _ in 0..<Int.random(in: 1...30, using: &generator) {
                 if Bool.random(using: &generator) {
                     stream += Array(Self.seeds.randomElement(using: &generator).unsafelyUnwrapped.utf8) + [0x0D, 0x0A]
                 } else {
-                    stream += (0..<Int.random(in: 0...600, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+                    stream += (0..<Int.random(in: 0...600, using: &generator)).map { _ in Self.mutator.byte(using: &generator) }
                 }
             }
             var whole = LineFramer(maximumLineLength: 512)
@@ -96,37 +96,5 @@ struct FuzzGPSDLineTests {
         }
     }
 
-    private func mutate(_ bytes: inout [UInt8], using generator: inout SplitMix) {
-        guard !bytes.isEmpty else {
-            bytes.append(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped)
-            return
-        }
-        let position = Int.random(in: 0..<bytes.count, using: &generator)
-        switch Int.random(in: 0..<5, using: &generator) {
-        case 0: bytes[position] = Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped
-        case 1: bytes.remove(at: position)
-        case 2: bytes.insert(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped, at: position)
-        case 3: bytes.removeSubrange(position...)
-        default:
-            let end = min(bytes.count, position + Int.random(in: 1...16, using: &generator))
-            bytes.insert(contentsOf: bytes[position..<end], at: Int.random(in: 0...bytes.count, using: &generator))
-        }
-    }
 }
 
-/// A small deterministic generator (SplitMix64), so every run sees the same inputs.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}

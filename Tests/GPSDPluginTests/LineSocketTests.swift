@@ -58,7 +58,7 @@ struct LineSocketTests {
 
     /// Nothing listening: one `closed` naming the endpoint and the system's reason.
     @Test func connectionRefused() async throws {
-        let port = try GPSDProcess.freePort()
+        let port = try unusedLocalPort()
         let (_, recorder) = open(.tcp(host: "127.0.0.1", port: port))
         #expect(await recorder.wait { !$0.isEmpty })
         #expect(recorder.records.map(\.event) == ["closed"])

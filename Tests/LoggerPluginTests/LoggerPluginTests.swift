@@ -1,15 +1,9 @@
 import Foundation
 import LoggerPlugin
 import Switchyard
-import SwitchyardTestSupport
-import Synchronization
+import SwitchyardTesting
 import Testing
 
-private func registry() -> PluginRegistry {
-    var registry = PluginRegistry()
-    registry.register(LoggerPlugin.self)
-    return registry
-}
 
 private func temporaryPath(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-logger-\(UUID().uuidString)-\(name)").path
@@ -37,17 +31,15 @@ struct LoggerBusTests {
     @Test func writesMatchingActionsToFile() async throws {
         let path = temporaryPath("actions.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let configuration = try BusConfiguration.parse("""
+        let bus = try TestBus(configuration: """
             {"plugins": [{"name": "log", "kind": "logger", "format": "json", "to": "\(path)", "actions": "gps/*"}]}
-            """, file: "l.json", environment: [:], registry: registry())
-        let bus = try Bus(configuration: configuration, registry: registry(), log: LogSink(minimumLevel: .error))
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
+            """, registry: PluginRegistry(LoggerPlugin.self), logLevel: .warning)
+        #expect(await bus.start())
         for index in 0..<50 {
-            await bus.dispatch(BusAction(type: index % 2 == 0 ? "gps/fix" : "other/thing", payload: .integer(Int64(index)), source: "test"))
+            await bus.dispatch(index % 2 == 0 ? "gps/fix" : "other/thing", .integer(Int64(index)))
         }
-        bus.stop()
-        try await running.value
+        try await bus.stop()
+        #expect(bus.logLines == [])
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         let actions = try lines.map { try BusAction(json: JSON(parsing: String($0)), defaultSource: "?") }
         #expect(actions.map(\.payload) == stride(from: 0, to: 50, by: 2).map { .integer(Int64($0)) })
@@ -64,28 +56,24 @@ struct LoggerBusTests {
             close(descriptors[0])
             close(descriptors[1])
         }
-        let logLines = LogCapture()
-        let configuration = try BusConfiguration.parse("""
+        let bus = try TestBus(configuration: """
             {"plugins": [{"name": "log", "kind": "logger", "to": "/proc/self/fd/\(descriptors[1])", "bufferSize": 4}]}
-            """, file: "l.json", environment: [:], registry: registry())
-        let bus = try Bus(configuration: configuration, registry: registry(), log: LogSink(minimumLevel: .warning) { logLines.append($0) })
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
+            """, registry: PluginRegistry(LoggerPlugin.self), logLevel: .warning)
+        #expect(await bus.start())
         // Nobody reads the pipe: after 64 KiB the writer blocks, yet every dispatch completes.
         let padding = String(repeating: "x", count: 1024)
         for index in 0..<2000 {
-            await bus.dispatch(BusAction(type: "flood/line", payload: ["n": .integer(Int64(index)), "pad": .string(padding)], source: "test"))
+            await bus.dispatch("flood/line", ["n": .integer(Int64(index)), "pad": .string(padding)])
         }
-        #expect(bus.currentState == .object([:]))
-        await waitUntil("the logger reports the drop") { logLines.text.contains("dropped") }
+        #expect(bus.state == .object([:]))
+        #expect(await bus.waitForLog(containing: "dropped"))
         // Drain the pipe so the writer can finish and the bus stop cleanly.
         let readEnd = descriptors[0]
         let reader = Task.detached {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while read(readEnd, &buffer, buffer.count) > 0 {}
         }
-        bus.stop()
-        try await running.value
+        try await bus.stop()
         _ = reader
     }
 
@@ -107,13 +95,4 @@ struct LoggerBusTests {
             #expect(error.problems.contains { $0.path == path })
         }
     }
-}
-
-/// Log lines captured from a bus.
-final class LogCapture: Sendable {
-    private let lines = Mutex([String]())
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
 }

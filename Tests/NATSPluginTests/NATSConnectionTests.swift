@@ -104,7 +104,7 @@ struct NATSConnectionTests {
 
     /// An unreachable port, wrong credentials and a too-large publish end the connection with their reason.
     @Test func failures() async throws {
-        let free = try NATSServer.freePort()
+        let free = try unusedLocalPort()
         let unreachable = try NATSConnection.open(NATSEndpoint(host: "127.0.0.1", port: free), options: NATSConnectOptions())
         let refused = try #require(await unreachable.next())
         #expect(refused.map(\.description) == [".closed(unreachable)"])

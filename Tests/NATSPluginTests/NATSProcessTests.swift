@@ -136,7 +136,7 @@ struct NATSProcessTests {
     /// An unreachable server gives `fleet/failed` (kind unreachable) and a disconnected status; the bus keeps running and stops cleanly.
     @Test func unreachableServer() async throws {
         let fleet = try Fleet()
-        let port = try NATSServer.freePort()
+        let port = try unusedLocalPort()
         let bridge = Fleet.bridge(url: "nats://127.0.0.1:\(port)", #""publish": "ping/*", "bufferSize": 2, "overflow": "drop-oldest""#)
         let bus = try fleet.start("bus-a", [fleet.emitter("ping/a", count: 5, trigger: "go"), bridge])
         await bus.wait("the failure") { !$0.actions("fleet/failed").isEmpty }

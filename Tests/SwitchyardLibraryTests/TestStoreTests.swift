@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Random and mutated inputs, from fixed seeds so a failure reproduces.
 struct ConfigurationFuzzTests {
-    private static let alphabet = Array(#"{}[],:"\ 0123456789-+.eEtrufalsn\u{}abcdefABCDEF$"#.utf8) + [0x0A, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xF0, 0x9F, 0xFF]
+    private static let mutator = ByteMutator(alphabet: Array(#"{}[],:"\ 0123456789-+.eEtrufalsn\u{}abcdefABCDEF$"#.utf8) + [0x0A, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xF0, 0x9F, 0xFF])
 
     private static let seeds = [
         #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":51.477928,"lon":-0.001281,"altHAE":45.2,"speed":0.12,"eph":3.5}"#,
@@ -22,7 +22,7 @@ struct ConfigurationFuzzTests {
         var generator = SeededGenerator(seed: 0xF022)
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...48, using: &generator)
-            let bytes = (0..<length).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+            let bytes = (0..<length).map { _ in Self.mutator.byte(using: &generator) }
             try check(bytes)
         }
     }
@@ -33,7 +33,7 @@ struct ConfigurationFuzzTests {
         for round in 0..<20_000 {
             var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
             for _ in 0...Int.random(in: 0...4, using: &generator) {
-                mutate(&bytes, using: &generator)
+                Self.mutator.mutate(&bytes, using: &generator)
             }
             try check(bytes)
             let text = String(decoding: bytes, as: UTF8.self)
@@ -84,20 +84,4 @@ struct ConfigurationFuzzTests {
         }
     }
 
-    private func mutate(_ bytes: inout [UInt8], using generator: inout SeededGenerator) {
-        guard !bytes.isEmpty else {
-            bytes.append(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped)
-            return
-        }
-        let position = Int.random(in: 0..<bytes.count, using: &generator)
-        switch Int.random(in: 0..<5, using: &generator) {
-        case 0: bytes[position] = Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped
-        case 1: bytes.remove(at: position)
-        case 2: bytes.insert(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped, at: position)
-        case 3: bytes.removeSubrange(position...)
-        default:
-            let end = min(bytes.count, position + Int.random(in: 1...16, using: &generator))
-            bytes.insert(contentsOf: bytes[position..<end], at: Int.random(in: 0...bytes.count, using: &generator))
-        }
-    }
 }

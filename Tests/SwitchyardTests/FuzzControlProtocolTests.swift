@@ -7,7 +7,7 @@ import Testing
 ///
 /// (The gpsd line parser lives on its own branch; its fuzz test belongs there.)
 struct FuzzControlProtocolTests {
-    private static let alphabet = Array(#"{}[],:"\ 0123456789-+.eEtrufalsnopdichwyv/*\u{}"#.utf8) + [0x0A, 0x0D, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF]
+    private static let mutator = ByteMutator(alphabet: Array(#"{}[],:"\ 0123456789-+.eEtrufalsnopdichwyv/*\u{}"#.utf8) + [0x0A, 0x0D, 0x09, 0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF])
 
     private static let seeds = [
         #"{"op":"dispatch","action":{"type":"location/changed","payload":{"latitude":51.5,"tags":[true,null]},"cause":4}}"#,
@@ -22,7 +22,7 @@ struct FuzzControlProtocolTests {
         var generator = SeededGenerator(seed: 0xC0_2701)
         for _ in 0..<30_000 {
             let length = Int.random(in: 0...64, using: &generator)
-            let bytes = (0..<length).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+            let bytes = (0..<length).map { _ in Self.mutator.byte(using: &generator) }
             check(bytes)
         }
     }
@@ -33,7 +33,7 @@ struct FuzzControlProtocolTests {
         for round in 0..<30_000 {
             var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
             for _ in 0...Int.random(in: 0...3, using: &generator) {
-                mutate(&bytes, using: &generator)
+                Self.mutator.mutate(&bytes, using: &generator)
             }
             check(bytes)
         }
@@ -48,7 +48,7 @@ struct FuzzControlProtocolTests {
                 if Bool.random(using: &generator) {
                     input += Array(Self.seeds.randomElement(using: &generator).unsafelyUnwrapped.utf8) + [10]
                 } else {
-                    input += (0..<Int.random(in: 0...200, using: &generator)).map { _ in Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped }
+                    input += (0..<Int.random(in: 0...200, using: &generator)).map { _ in Self.mutator.byte(using: &generator) }
                 }
             }
             var session = ControlSession(maximumLineLength: 64)
@@ -92,7 +92,7 @@ struct FuzzControlProtocolTests {
         var generator = SeededGenerator(seed: 0xF2A3E)
         for _ in 0..<500 {
             let input = (0..<Int.random(in: 0...2000, using: &generator)).map { _ in
-                Bool.random(using: &generator) ? UInt8(10) : Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped
+                Bool.random(using: &generator) ? UInt8(10) : Self.mutator.byte(using: &generator)
             }
             #expect(frame(input, pieces: [input.count]) == frame(input, pieces: randomPieces(input.count, using: &generator)))
         }
@@ -133,20 +133,4 @@ struct FuzzControlProtocolTests {
         }
     }
 
-    private func mutate(_ bytes: inout [UInt8], using generator: inout SeededGenerator) {
-        guard !bytes.isEmpty else {
-            bytes.append(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped)
-            return
-        }
-        let position = Int.random(in: 0..<bytes.count, using: &generator)
-        switch Int.random(in: 0..<5, using: &generator) {
-        case 0: bytes[position] = Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped
-        case 1: bytes.remove(at: position)
-        case 2: bytes.insert(Self.alphabet.randomElement(using: &generator).unsafelyUnwrapped, at: position)
-        case 3: bytes.removeSubrange(position...)
-        default:
-            let end = min(bytes.count, position + Int.random(in: 1...16, using: &generator))
-            bytes.insert(contentsOf: bytes[position..<end], at: Int.random(in: 0...bytes.count, using: &generator))
-        }
-    }
 }

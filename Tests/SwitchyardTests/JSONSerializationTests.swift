@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 struct JSONSerializationTests {
@@ -74,22 +75,5 @@ struct JSONSerializationTests {
         (["a": 1] as JSON).serialize(into: &buffer)
         JSON.string("x").serialize(into: &buffer)
         #expect(String(decoding: buffer, as: UTF8.self) == #"prefix {"a":1}"x""#)
-    }
-}
-
-/// A SplitMix64 generator, so randomized tests are reproducible from their seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -60,7 +60,7 @@ public final class GPSDProcess: Sendable {
     /// played once — waits before its first sentence until ``release()``: gpsfake's `-i` asks
     /// for a line on stdin before each sentence, and release writes them all.
     public static func gpsfake(capture: String, cycle: Double, once: Bool, held: Bool = false, port: Int? = nil) throws -> GPSDProcess {
-        let port = try port ?? freePort()
+        let port = try port ?? unusedLocalPort()
         var arguments = [python, gpsfake, "-q", "-n", "-P", String(port), "-c", String(cycle)]
         if once { arguments.append("-1") }
         if held { arguments.append("-i") }
@@ -80,7 +80,7 @@ public final class GPSDProcess: Sendable {
     /// Starts a bare gpsd with no device on a free port (with a control socket in its
     /// directory: gpsd refuses to run with neither a device nor one).
     public static func bare() throws -> GPSDProcess {
-        let port = try freePort()
+        let port = try unusedLocalPort()
         return try spawn(port: port, environment: ["GPSD_SHM_KEY": sharedMemoryKeyText(port: port)]) { directory in
             [gpsd, "-N", "-n", "-S", String(port), "-F", directory + "/control.sock"]
         }
@@ -175,24 +175,5 @@ public final class GPSDProcess: Sendable {
             throw error
         }
         return GPSDProcess(port: port, directory: directory, processGroup: pid, hold: hold)
-    }
-
-    /// A TCP port nothing listens on now: bound to port 0 and released.
-    public static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { throw StartError(description: "socket failed: \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-            }
-        }
-        guard bound else { throw StartError(description: "bind failed: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

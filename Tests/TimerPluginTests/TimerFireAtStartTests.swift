@@ -4,29 +4,20 @@ import Testing
 import TimerPlugin
 
 struct TimerFireAtStartTests {
-    private func registry() -> PluginRegistry {
-        var registry = PluginRegistry()
-        registry.register(TimerPlugin.self)
-        return registry
-    }
-
     /// With `fireAtStart`, the first tick comes at once and the next one interval later
     /// (a manual clock: nothing waits an hour).
     @Test func firesAtStartThenEveryInterval() async throws {
         let clock = ManualClock()
-        let configuration = try BusConfiguration.parse(#"{"plugins": [{"name": "hourly", "kind": "timer", "interval": 3600, "fireAtStart": true, "count": 2}]}"#,
-                                                       file: "t.json", environment: [:], registry: registry())
-        let bus = try Bus(configuration: configuration, registry: registry(), clock: clock, log: LogSink(minimumLevel: .error))
-        var ticks = bus.actions(matching: TypePattern("hourly/tick")!).makeAsyncIterator()
-        let running = Task { try await bus.run() }
-        let first = await ticks.next()
+        let bus = try TestBus(configuration: #"{"plugins": [{"name": "hourly", "kind": "timer", "interval": 3600, "fireAtStart": true, "count": 2}]}"#,
+                              registry: PluginRegistry(TimerPlugin.self), clock: clock)
+        await bus.start()
+        let first = await bus.receive("hourly/tick")
         #expect(first?.payload == ["tick": 1])
         #expect(clock.now == ManualClock.Instant(offset: .zero))
-        #expect(await clock.waitForSleepers(atLeast: 1, limit: .seconds(30)))
-        clock.advance(by: .seconds(3600))
-        let second = await ticks.next()
+        #expect(await bus.waitForSleepers(atLeast: 1))
+        bus.advance(by: .seconds(3600))
+        let second = await bus.receive("hourly/tick")
         #expect(second?.payload == ["tick": 2])
-        bus.stop()
-        try await running.value
+        try await bus.stop()
     }
 }

@@ -1,33 +1,28 @@
 import Foundation
 import Switchyard
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 import TimerPlugin
 
-private func registry() -> PluginRegistry {
-    var registry = PluginRegistry()
-    registry.register(TimerPlugin.self)
-    return registry
-}
-
 struct TimerTests {
-    /// With `count`, the timer emits exactly that many actions, numbered from 1, then stops.
+    /// With `count`, the timer emits exactly that many actions, numbered from 1, one interval
+    /// apart on the bus clock, then stops.
     @Test func emitsCountTicksThenStops() async throws {
-        let configuration = try BusConfiguration.parse(#"{"plugins": [{"name": "tick", "kind": "timer", "interval": 0.005, "count": 3}]}"#,
-                                                       file: "t.json", environment: [:], registry: registry())
-        let bus = try Bus(configuration: configuration, registry: registry(), log: LogSink(minimumLevel: .error))
-        let ticks = bus.actions(matching: TypePattern("tick/tick")!)
-        let running = Task { try await bus.run() }
-        var payloads: [JSON] = []
-        for await tick in ticks {
-            payloads.append(tick.payload)
-            #expect(tick.source == "tick")
-            if payloads.count == 3 { break }
+        let bus = try TestBus(configuration: #"{"plugins": [{"name": "tick", "kind": "timer", "interval": 5, "count": 3}]}"#,
+                              registry: PluginRegistry(TimerPlugin.self))
+        await bus.start()
+        for expected in 1...3 {
+            #expect(await bus.waitForSleepers(atLeast: 1))
+            #expect(bus.actions("tick/tick").count == expected - 1)
+            bus.advance(by: .seconds(5))
+            let tick = await bus.receive("tick/tick")
+            #expect(tick?.payload == ["tick": .integer(Int64(expected))])
+            #expect(tick?.source == "tick")
         }
-        #expect(payloads == [["tick": 1], ["tick": 2], ["tick": 3]])
-        await waitUntil("the timer plugin has stopped") { bus.statistics.plugins.first?.status == .stopped }
-        bus.stop()
-        try await running.value
+        await waitUntil("the timer plugin has stopped") { bus.bus.statistics.plugins.first?.status == .stopped }
+        let all = try await bus.stop()
+        #expect(all.filter { $0.type == "tick/tick" }.map(\.payload) == [["tick": 1], ["tick": 2], ["tick": 3]])
     }
 
     /// A fixed type and payload are used as given.

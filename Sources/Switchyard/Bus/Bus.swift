@@ -74,6 +74,25 @@ public final actor Bus {
                   storage: nil, clock: clock, log: log)
     }
 
+    /// Builds a bus around plugins already made, one per declaration of `configuration` in
+    /// order (for a test kit that hands in instances with dependencies a config cannot name);
+    /// keeps nothing on disk and serves no socket.
+    /// - Precondition: `plugins` has one plugin per declaration.
+    package init(
+        configuration: BusConfiguration,
+        registry: PluginRegistry,
+        plugins: [any Plugin],
+        clock: any Clock<Duration>,
+        log: LogSink
+    ) {
+        precondition(plugins.count == configuration.plugins.count, "one plugin per declaration")
+        log.hide(configuration.secrets)
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
+        self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
+                  initialState: BusStateReducer.initialState(slices.current), firstSequence: 1,
+                  storage: nil, clock: clock, log: log)
+    }
+
     /// Builds a bus that keeps its data directory (`configuration.bus.dataDirectory`): it takes
     /// the directory's lock, restores the state from the journal (the latest snapshot, then the
     /// later actions through the reducers only: no plugin sees them, so no side effect
@@ -334,7 +353,9 @@ public final actor Bus {
     }
 
     private static func sampleRate(of core: BusCore, into rate: ActionRateMeter) async {
-        await sampleRate(of: core, into: rate, clock: core.clock)
+        // A rate is actions per real second; on the plugins' clock a manual clock in a test
+        // would count this sampler among the sleepers the test waits for.
+        await sampleRate(of: core, into: rate, clock: ContinuousClock())
     }
 
     private static func sampleRate<C: Clock>(of core: BusCore, into rate: ActionRateMeter, clock: C) async where C.Duration == Duration {

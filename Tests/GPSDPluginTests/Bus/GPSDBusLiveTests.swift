@@ -1,7 +1,9 @@
 import Foundation
 @testable import GPSDPlugin
+import LocationEmitterPlugin
 import Switchyard
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 /// The gpsd and location-emitter plugins on a bus, fed by a real gpsd playing real receiver
@@ -16,6 +18,34 @@ struct GPSDBusLiveTests {
           {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}, "minMode": \(minMode)}
         ]}
         """
+    }
+
+    /// Starts a bus with the gpsd and location-emitter plugins on real time, recording
+    /// everything from `info` up.
+    private static func startBus(_ config: String) async throws -> TestBus {
+        let registry = PluginRegistry(GPSDPlugin.self, LocationEmitterPlugin.self)
+        let bus = try TestBus(configuration: config, registry: registry, clock: ContinuousClock(), logLevel: .info)
+        #expect(await bus.start())
+        return bus
+    }
+
+    /// The `status` values of `gps/status` among `actions`, in order.
+    private static func gpsStatuses(_ actions: [BusAction]) -> [String] {
+        actions.filter { $0.type == "gps/status" }.compactMap { $0.payload["status"]?.stringValue }
+    }
+
+    /// The availability values of `location/availability`, in order.
+    private static func availabilities(_ bus: TestBus) -> [String] {
+        bus.payloads("location/availability").compactMap { $0["availability"]?.stringValue }
+    }
+
+    /// Whether gpsd reported the device of a capture played once gone, and the location
+    /// emitter has handled the `no-device` status that came before it.
+    private static func captureFinished(_ actions: [BusAction]) -> Bool {
+        guard actions.contains(where: { $0.type == "gps/device" && $0.payload["active"] == false }),
+            let noDevice = actions.lastIndex(where: { $0.type == "gps/status" && $0.payload["status"] == "no-device" })
+        else { return false }
+        return actions[noDevice...].contains { $0.type == "location/availability" && $0.payload["availability"] == "unavailable" }
     }
 
     /// Each capture played once: .chk fix counts and modes, the location's availability, an unbroken feed.
@@ -38,18 +68,17 @@ struct GPSDBusLiveTests {
         let gpsd = try GPSDProcess.gpsfake(capture: Fixtures.path(capture), cycle: 0.01, once: true, held: true)
         defer { gpsd.stop() }
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
-        let running = try await RunningBus(Self.config(port: gpsd.port, minMode: minMode))
-        #expect(await running.recorder.wait { ActionRecorder.gpsStatuses($0).contains("connected") }, "\(gpsd.log)")
+        let bus = try await Self.startBus(Self.config(port: gpsd.port, minMode: minMode))
+        await bus.waitUntil("connected; gpsfake said:\n\(gpsd.log)") { Self.gpsStatuses($0).contains("connected") }
         gpsd.release()
-        let finished = await running.recorder.wait(until: ActionRecorder.captureFinished)
-        try await running.stop()
-        let recorder = running.recorder
-        #expect(finished, "\(capture) never finished; gpsfake said:\n\(gpsd.log)\nthe bus said:\n\(running.log.text)")
+        await bus.waitUntil("\(capture) finished; gpsfake said:\n\(gpsd.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))",
+                            Self.captureFinished)
+        try await bus.stop()
 
         // Fix counts and modes: with the capture held until the watch, gpsd reports over TCP
         // exactly the TPVs its .chk lists for the deterministic pipe mode, mode by mode.
         let expected = try Fixtures.fixModes(capture)
-        let fixes = recorder.payloads("gps/fix")
+        let fixes = bus.payloads("gps/fix")
         var seen: [Int: Int] = [:]
         for fix in fixes { seen[fix["mode"]?.intValue ?? -1, default: 0] += 1 }
         #expect(seen == expected, "\(capture): fixes per mode \(seen), the .chk lists \(expected)")
@@ -57,32 +86,32 @@ struct GPSDBusLiveTests {
 
         // The feed: no-device until gpsfake's device is activated, then connected and never
         // lost or stale until the device went away at the end.
-        let statuses = recorder.statuses("gps/status")
+        let statuses = Self.gpsStatuses(bus.actions)
         let connected = try #require(statuses.firstIndex(of: "connected"), "\(capture): statuses \(statuses)")
         #expect(statuses[..<connected].allSatisfy { $0 == "connecting" || $0 == "no-device" }, "\(capture): \(statuses)")
         #expect(Array(statuses[connected...]) == ["connected", "no-device"], "\(capture): statuses \(statuses)")
 
         // SKY summaries are rate-limited: at most one in the 60 s interval.
-        #expect(recorder.payloads("gps/satellites").count <= 1)
+        #expect(bus.payloads("gps/satellites").count <= 1)
         if try Fixtures.checkReports(capture).contains(where: { $0.contains("\"class\":\"SKY\"") }) {
-            #expect(recorder.payloads("gps/satellites").count == 1)
+            #expect(bus.payloads("gps/satellites").count == 1)
         }
 
         // The location: available with changes traced to fixes, or searching without any.
-        let changes = recorder.records.filter { $0.event == "location/changed" }
-        let fixIDs = Set(recorder.records.filter { $0.event == "gps/fix" }.map(\.id))
+        let changes = bus.actions("location/changed")
+        let fixIDs = Set(bus.actions("gps/fix").map(\.id))
         #expect(changes.allSatisfy { $0.cause.map(fixIDs.contains) == true })
         if available {
-            #expect(recorder.availabilities.contains("available"), "\(capture): \(recorder.availabilities)")
+            #expect(Self.availabilities(bus).contains("available"), "\(capture): \(Self.availabilities(bus))")
             #expect(!changes.isEmpty)
-            #expect(running.bus.currentState.value(atPath: "location.location.source") == "gps")
+            #expect(bus.state.value(atPath: "location.location.source") == "gps")
         } else {
-            #expect(recorder.availabilities == ["searching", "unavailable"], "\(capture): \(recorder.availabilities)")
+            #expect(Self.availabilities(bus) == ["searching", "unavailable"], "\(capture): \(Self.availabilities(bus))")
             #expect(changes.isEmpty)
-            #expect(running.bus.currentState.value(atPath: "location.location") == .null)
+            #expect(bus.state.value(atPath: "location.location") == .null)
         }
-        #expect(running.bus.currentState.value(atPath: "location.availability") == "unavailable")
-        #expect(running.bus.currentState.value(atPath: "gps.status") == "no-device")
+        #expect(bus.state.value(atPath: "location.availability") == "unavailable")
+        #expect(bus.state.value(atPath: "gps.status") == "no-device")
     }
 
     /// gpsd killed mid-stream and restarted on its port: disconnected, then connected, and fixes resume.
@@ -91,28 +120,27 @@ struct GPSDBusLiveTests {
         let first = try GPSDProcess.gpsfake(capture: capture, cycle: 0.01, once: false)
         defer { first.stop() }
         #expect(await first.waitUntilListening(), "\(first.log)")
-        let running = try await RunningBus(Self.config(port: first.port))
-        #expect(await running.recorder.wait { $0.filter { $0.event == "gps/fix" }.count >= 3 }, "\(first.log)")
+        let bus = try await Self.startBus(Self.config(port: first.port))
+        await bus.waitUntil("3 fixes; gpsfake said:\n\(first.log)") { $0.count(where: { $0.type == "gps/fix" }) >= 3 }
         first.stop()
-        #expect(await running.recorder.wait { ActionRecorder.gpsStatuses($0).last == "disconnected" })
-        #expect(running.recorder.availabilities.last == "unavailable")
-        let fixesBefore = running.recorder.payloads("gps/fix").count
+        await bus.waitUntil("disconnected") { Self.gpsStatuses($0).last == "disconnected" }
+        #expect(Self.availabilities(bus).last == "unavailable")
+        let fixesBefore = bus.payloads("gps/fix").count
 
         let second = try GPSDProcess.gpsfake(capture: capture, cycle: 0.01, once: false, port: first.port)
         defer { second.stop() }
-        let resumed = await running.recorder.wait { records in
-            records.filter { $0.event == "gps/fix" }.count >= fixesBefore + 3
+        await bus.waitUntil("fixes resumed; gpsfake said:\n\(second.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))") {
+            $0.count(where: { $0.type == "gps/fix" }) >= fixesBefore + 3
         }
-        try await running.stop()
-        #expect(resumed, "\(second.log)\n\(running.log.text)")
-        let statuses = running.recorder.statuses("gps/status")
+        try await bus.stop()
+        let statuses = Self.gpsStatuses(bus.actions)
         let lost = try #require(statuses.firstIndex(of: "disconnected"))
         #expect(statuses[..<lost].last == "connected", "\(statuses)")
         #expect(statuses[..<lost].allSatisfy { ["connecting", "no-device", "connected"].contains($0) })
         #expect(statuses[lost...].contains("connected"))
         #expect(statuses.last == "connected")
-        #expect(running.recorder.availabilities.last == "available")
-        #expect(running.recorder.payloads("gps/status")[lost]["retryIn"]?.doubleValue == 0.05)
+        #expect(Self.availabilities(bus).last == "available")
+        #expect(bus.payloads("gps/status")[lost]["retryIn"]?.doubleValue == 0.05)
     }
 
     /// A gpsd without any device: status no-device, location unavailable.
@@ -120,15 +148,16 @@ struct GPSDBusLiveTests {
         let gpsd = try GPSDProcess.bare()
         defer { gpsd.stop() }
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
-        let running = try await RunningBus(Self.config(port: gpsd.port))
-        let reported = await running.recorder.wait { ActionRecorder.gpsStatuses($0).contains("no-device") }
-        try await running.stop()
-        #expect(reported, "\(gpsd.log)\n\(running.log.text)")
-        #expect(running.recorder.statuses("gps/status").prefix(2) == ["connecting", "no-device"])
-        #expect(running.recorder.payloads("gps/status")[1]["reason"] == "gpsd has no device")
-        #expect(running.recorder.payloads("gps/status")[1]["gpsd"]?.stringValue?.isEmpty == false)
-        #expect(running.recorder.availabilities.isEmpty)
-        #expect(running.bus.currentState.value(atPath: "location.availability") == "unavailable")
+        let bus = try await Self.startBus(Self.config(port: gpsd.port))
+        await bus.waitUntil("no-device; gpsd said:\n\(gpsd.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))") {
+            Self.gpsStatuses($0).contains("no-device")
+        }
+        try await bus.stop()
+        #expect(Self.gpsStatuses(bus.actions).prefix(2) == ["connecting", "no-device"])
+        #expect(bus.payloads("gps/status")[1]["reason"] == "gpsd has no device")
+        #expect(bus.payloads("gps/status")[1]["gpsd"]?.stringValue?.isEmpty == false)
+        #expect(Self.availabilities(bus).isEmpty)
+        #expect(bus.state.value(atPath: "location.availability") == "unavailable")
     }
 
     /// Watching a device gpsd does not have: gpsd's error is logged and the status is no-device.
@@ -136,11 +165,12 @@ struct GPSDBusLiveTests {
         let gpsd = try GPSDProcess.bare()
         defer { gpsd.stop() }
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
-        let running = try await RunningBus(Self.config(port: gpsd.port, extra: ", \"device\": \"/dev/ttyNOSUCH\""))
-        let reported = await running.recorder.wait { ActionRecorder.gpsStatuses($0).contains("no-device") }
-        try await running.stop()
-        #expect(reported, "\(gpsd.log)\n\(running.log.text)")
-        #expect(running.recorder.payloads("gps/status")[1]["reason"] == "gpsd does not have /dev/ttyNOSUCH")
-        #expect(running.log.text.contains("gpsd: No such device as /dev/ttyNOSUCH"))
+        let bus = try await Self.startBus(Self.config(port: gpsd.port, extra: ", \"device\": \"/dev/ttyNOSUCH\""))
+        await bus.waitUntil("no-device; gpsd said:\n\(gpsd.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))") {
+            Self.gpsStatuses($0).contains("no-device")
+        }
+        try await bus.stop()
+        #expect(bus.payloads("gps/status")[1]["reason"] == "gpsd does not have /dev/ttyNOSUCH")
+        #expect(bus.logLines.contains { $0.contains("gpsd: No such device as /dev/ttyNOSUCH") })
     }
 }

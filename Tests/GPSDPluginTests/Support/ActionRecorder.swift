@@ -2,15 +2,13 @@ import Switchyard
 import SwitchyardTestSupport
 import Synchronization
 
-/// Collects `(event, payload)` pairs from a session and lets a test wait for a condition.
+/// Collects `(event, payload)` pairs from a session or socket and lets a test wait for a
+/// condition (a bus is recorded by `SwitchyardTesting.TestBus`).
 final class ActionRecorder: Sendable {
-    /// One emitted action: the event (`fix`, `status`, … or a whole action type on the bus),
-    /// its payload, and on the bus its id and cause.
+    /// One emitted event (`fix`, `status`, …) and its payload.
     struct Record: Sendable, Hashable {
         var event: String
         var payload: JSON
-        var id: UInt64 = 0
-        var cause: UInt64?
     }
 
     private struct Waiter {
@@ -42,11 +40,6 @@ final class ActionRecorder: Sendable {
     /// Appends a record and wakes waiters whose condition now holds.
     func record(_ event: String, _ payload: JSON) {
         record(Record(event: event, payload: payload))
-    }
-
-    /// Appends a bus action.
-    func record(_ action: BusAction) {
-        record(Record(event: action.type, payload: action.payload, id: action.id, cause: action.cause))
     }
 
     private func record(_ record: Record) {

@@ -26,28 +26,18 @@ struct OfflineDemoTests {
     @Test func replaysTheRouteIntoTheLogger() async throws {
         let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-demo-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: logFile) }
-        var registry = PluginRegistry()
-        registry.register(LocationEmitterPlugin.self)
-        registry.register(LoggerPlugin.self)
-        let configuration = try BusConfiguration.parse(
-            try Self.demoConfig(logFile: logFile), file: "Config/default.json", environment: [:],
-            knownKinds: registry.kinds)
-        let clock = ManualClock()
-        let bus = try Bus(configuration: configuration, registry: registry, clock: clock, log: LogSink { _ in })
-        let changes = bus.actions(matching: TypePattern("location/changed")!)
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
+        let registry = PluginRegistry(LocationEmitterPlugin.self, LoggerPlugin.self)
+        let bus = try TestBus(configuration: try Self.demoConfig(logFile: logFile), registry: registry, logLevel: .warning)
+        #expect(await bus.start())
 
         // The route has 144 points 10 s apart: one lap is 143 s of clock time at speed 10.
         for _ in 0..<150 {
-            #expect(await clock.waitForSleepers(atLeast: 1))
-            clock.advance(by: .seconds(1))
+            #expect(await bus.waitForSleepers(atLeast: 1))
+            bus.advance(by: .seconds(1))
         }
-        bus.stop()
-        try await running.value
+        try await bus.stop()
 
-        var locations: [JSON] = []
-        for await action in changes { locations.append(action.payload) }
+        let locations = bus.payloads("location/changed")
         #expect(locations.count > 20 && locations.count < 144, "\(locations.count) changes")
         for (previous, next) in zip(locations, locations.dropFirst()) {
             let a = Coordinate(previous), b = Coordinate(next)

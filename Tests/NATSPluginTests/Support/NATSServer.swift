@@ -34,7 +34,7 @@ final class NATSServer: Sendable {
 
     /// Starts a server; `arguments` are added to `-js -a 127.0.0.1 -p PORT -sd DIR`.
     init(arguments: [String] = []) async throws {
-        port = try Self.freePort()
+        port = try unusedLocalPort()
         directory = try TemporaryDirectory()
         self.arguments = arguments
         try await start()
@@ -82,24 +82,6 @@ final class NATSServer: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-    }
-
-    /// A port nothing listens on right now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func accepts(port: Int) -> Bool {

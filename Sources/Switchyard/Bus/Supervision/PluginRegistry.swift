@@ -8,6 +8,11 @@ public struct PluginRegistry: Sendable {
     /// An empty registry.
     public init() {}
 
+    /// A registry with `types`, as if each were passed to ``register(_:)`` in order.
+    public init(_ types: any Plugin.Type...) {
+        for type in types { register(type) }
+    }
+
     /// Adds a kind; registering a kind again replaces the earlier type.
     public mutating func register(_ type: any Plugin.Type) {
         types[type.kind] = type

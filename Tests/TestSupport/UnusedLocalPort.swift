@@ -1,0 +1,29 @@
+import Foundation
+
+/// Why ``unusedLocalPort()`` found no port.
+public struct UnusedLocalPortError: Error, CustomStringConvertible {
+    /// The failed call and its errno.
+    public let description: String
+}
+
+/// A TCP port on 127.0.0.1 where nothing listens now: bound to port 0 to have the kernel pick
+/// a free one, then closed. Another process may take it later; tests use it for "refused"
+/// or start their own server on it at once.
+/// - Throws: ``UnusedLocalPortError`` when the socket cannot be made or bound.
+public func unusedLocalPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { throw UnusedLocalPortError(description: "socket() failed: errno \(errno)") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+    }
+    guard bound else { throw UnusedLocalPortError(description: "bind() failed: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -5,11 +5,11 @@ import PackageDescription
 let pluginTargets: [Target] = [
     .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
     .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
-    .target(name: "GPSDPlugin", dependencies: ["Switchyard"], path: "Plugins/GPSD"),
+    .target(name: "GPSDPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/GPSD"),
     .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
     .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
-    .target(name: "NATSPlugin", dependencies: ["Switchyard"], path: "Plugins/NATS"),
-    .target(name: "ExecPlugin", dependencies: ["Switchyard", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
+    .target(name: "NATSPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NATS"),
+    .target(name: "ExecPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
     // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.
     .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
 ]
@@ -31,7 +31,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
-        .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
+        .target(name: "Switchyard", dependencies: ["SwitchyardStreams", "SwitchyardIO"]),
+        // The one event loop (epoll, timers, sockets, pipes, children) under the control server
+        // and the plugins; package-internal, no product.
+        .target(name: "SwitchyardIO", dependencies: ["CSwitchyardIO"]),
+        // epoll, eventfd and pidfd, which Swift's Glibc module does not import.
+        .target(name: "CSwitchyardIO"),
         .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams", "Switchyard"]),
         .target(
             name: "SwitchyardPlugins",
@@ -62,7 +67,8 @@ let package = Package(
         .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardIO"]),
+        .testTarget(name: "SwitchyardIOTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO"]),
         // Uses the library only through its products, as a program depending on the package would.
         .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "Switchyard", "SwitchyardTesting"]),
         // The library through its products only; SwitchyardTestSupport holds test plumbing (deadlines), no library code.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+import SwitchyardIO
 
 /// The control protocol without sockets: request parsing, line framing, outboxes and the
 /// per-connection session.

@@ -1,6 +1,7 @@
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+import SwitchyardIO
 
 /// Random and mutated control-protocol input, from fixed seeds so a failure reproduces: every
 /// input gives a request or an error reply, never a crash or a hang.

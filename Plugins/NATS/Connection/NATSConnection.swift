@@ -1,17 +1,16 @@
-import Foundation
-import Glibc
 import Synchronization
+import SwitchyardIO
 
 /// One TCP connection to a NATS server, usable from async code without ever blocking a
 /// cooperative thread.
 ///
-/// A thread of its own connects, runs the handshake, answers the server's pings, pings a
-/// quiet server, reads and writes; a wake-up pipe lets the bridge's writes and ``close()``
-/// reach it while it polls. Received messages queue up for ``next()``; reading pauses while
+/// The process's event loop connects, runs the handshake, answers the server's pings, pings a
+/// quiet server, reads and writes (``NATSConnectionLoop``); a loop signal lets the bridge's
+/// writes and ``close()`` reach it. Received messages queue up for ``next()``; reading pauses while
 /// more than ``Limits/maximumQueuedBytes`` wait there, so memory stays bounded when the bus
 /// is slower than the server. Writes are accepted between the handshake and ``close()``;
 /// when more than ``Limits/outputHighWater`` bytes wait to be written, ``isCongested`` turns
-/// on until the thread has written them, then ``NATSConnectionEvent/drained`` follows.
+/// on until the loop has written them, then ``NATSConnectionEvent/drained`` follows.
 /// The last event is always ``NATSConnectionEvent/closed(_:)``.
 final class NATSConnection: Sendable {
     /// Bounds on what a connection buffers.
@@ -36,7 +35,6 @@ final class NATSConnection: Sendable {
         var flushes = 0
         var consumer: CheckedContinuation<[NATSConnectionEvent]?, Never>?
         var endDelivered = false
-        var wakeRetired = false
         var info: NATSServerInfo?
     }
 
@@ -44,19 +42,18 @@ final class NATSConnection: Sendable {
     let endpoint: NATSEndpoint
     let limits: Limits
     private let state = Mutex(State())
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Wakes the loop side to write, flush, read again or close.
+    let signal: LoopSignal
 
-    private init(endpoint: NATSEndpoint, limits: Limits, wakeRead: Int32, wakeWrite: Int32) {
+    private init(endpoint: NATSEndpoint, limits: Limits, signal: LoopSignal) {
         self.endpoint = endpoint
         self.limits = limits
-        self.wakeRead = wakeRead
-        self.wakeWrite = wakeWrite
+        self.signal = signal
     }
 
-    /// Starts connecting to `endpoint` on a thread of its own; the outcome arrives through
-    /// ``next()``.
-    /// - Throws: ``NATSConnectionError/io(_:)`` when the wake-up pipe cannot be created
+    /// Starts connecting to `endpoint` on the process's event loop; the outcome arrives
+    /// through ``next()``.
+    /// - Throws: ``NATSConnectionError/io(_:)`` when the event loop cannot be started
     ///   (usually: out of file descriptors).
     static func open(
         _ endpoint: NATSEndpoint,
@@ -64,19 +61,16 @@ final class NATSConnection: Sendable {
         timing: NATSClientMachine.Timing = .init(),
         limits: Limits = .init()
     ) throws(NATSConnectionError) -> NATSConnection {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw .io("cannot create a pipe: \(NATSSocket.errorText(errno))") }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        let loop: EventLoop
+        do {
+            loop = try EventLoop.shared()
+        } catch {
+            throw .io("cannot start the event loop: \(error)")
         }
-        let wakeRead = descriptors[0]
-        let connection = NATSConnection(endpoint: endpoint, limits: limits, wakeRead: wakeRead, wakeWrite: descriptors[1])
-        let thread = Thread {
-            NATSConnectionLoop(connection: connection, options: options, timing: timing, wakeRead: wakeRead).run()
+        let connection = NATSConnection(endpoint: endpoint, limits: limits, signal: loop.makeSignal())
+        loop.execute { thread in
+            NATSConnectionLoop.start(connection, options: options, timing: timing, on: thread)
         }
-        thread.name = "nats-\(endpoint.host):\(endpoint.port)"
-        thread.start()
         return connection
     }
 
@@ -161,15 +155,18 @@ final class NATSConnection: Sendable {
         return events
     }
 
+    /// Wakes the loop side; `state` is taken only to show the call is made under the lock,
+    /// after the change the loop side must see.
     private func wake(_ state: inout State) {
-        guard !state.wakeRetired else { return }
-        var byte: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &byte, 1)
+        signal.fire()
     }
 
-    // MARK: The thread side
+    // MARK: The loop side
 
-    /// What the thread may do next: take the bytes to write and the flushes asked for after
+    /// Whether ``close()`` was called; read while connecting, before ``plan()`` is.
+    var isCloseRequested: Bool { state.withLock { $0.closeRequested } }
+
+    /// What the loop side may do next: take the bytes to write and the flushes asked for after
     /// them, and whether to read and close.
     func plan() -> (output: [UInt8], flushes: Int, readAllowed: Bool, closeRequested: Bool) {
         state.withLock { state in
@@ -190,7 +187,7 @@ final class NATSConnection: Sendable {
         }
     }
 
-    /// Records `count` bytes the thread queued itself (handshake, pings and pongs).
+    /// Records `count` bytes the loop side queued itself (handshake, pings and pongs).
     func recordQueued(_ count: Int) {
         state.withLock { $0.unwritten += count }
     }
@@ -221,13 +218,10 @@ final class NATSConnection: Sendable {
         if let (continuation, events) = consumer { continuation.resume(returning: events) }
     }
 
-    /// Queues the closing event after the socket was closed, and retires the wake-up pipe.
+    /// Queues the closing event after the socket was closed.
     func finish(_ error: NATSConnectionError) {
         let consumer: (CheckedContinuation<[NATSConnectionEvent]?, Never>, [NATSConnectionEvent])? = state.withLock { state in
             state.isOpen = false
-            state.wakeRetired = true
-            Glibc.close(wakeRead)
-            Glibc.close(wakeWrite)
             return enqueue([.closed(error)], into: &state)
         }
         if let (continuation, events) = consumer { continuation.resume(returning: events) }

@@ -1,104 +1,82 @@
-import Foundation
 import Glibc
 import Synchronization
+import SwitchyardIO
 import SwitchyardStreams
 
 /// The control socket of a bus: newline-delimited JSON requests over a Unix socket.
 ///
-/// All socket I/O happens on one thread of its own, parked in `poll`, so no cooperative
-/// thread ever blocks on a client. Dispatches and watchers run as tasks that hand their
-/// output back through each connection's bounded outbox and wake the thread through a socket
-/// pair; wake-ups are coalesced, so a busy stream costs at most one per loop.
+/// All socket I/O happens on the process's event loop (``EventLoop/shared()``), one thread
+/// shared with every plugin's sockets, so no cooperative thread ever blocks on a client.
+/// Dispatches and watchers run as tasks that hand their output back through each
+/// connection's bounded outbox and fire the server's ``LoopSignal``; firings are coalesced,
+/// so a busy stream costs the loop at most one turn per batch.
 final class ControlServer: Sendable {
-    private struct Lifecycle: Sendable {
-        var stopDeadline: ContinuousClock.Instant?
-    }
-
     let path: String
     let limits: ControlLimits
     let backend: ControlBackend
     let log: LogSink
     let listener: Int32
-    let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let wakePending = Atomic<Bool>(false)
-    private let lifecycle = Mutex(Lifecycle())
+    let loop: EventLoop
+    /// Tells the loop side to look at the outboxes.
+    let outboxSignal: LoopSignal
+    /// Tells the loop side that ``stopDeadline`` was set.
+    let stopSignal: LoopSignal
+    private let stopAt = Mutex<ContinuousClock.Instant?>(nil)
     private let counters: Mutex<ControlStatistics>
     private let exited = CurrentValue(false)
 
-    private init(path: String, limits: ControlLimits, backend: ControlBackend, log: LogSink,
-                 listener: Int32, wake: (read: Int32, write: Int32)) {
+    private init(path: String, limits: ControlLimits, backend: ControlBackend, log: LogSink, listener: Int32, loop: EventLoop) {
         self.path = path
         self.limits = limits
         self.backend = backend
         self.log = log
         self.listener = listener
-        self.wakeRead = wake.read
-        self.wakeWrite = wake.write
+        self.loop = loop
+        self.outboxSignal = loop.makeSignal()
+        self.stopSignal = loop.makeSignal()
         self.counters = Mutex(ControlStatistics(socketPath: path))
     }
 
-    /// Listens on `path` and starts the I/O thread.
-    /// - Throws: ``UnixSocket/Failure`` when a live bus listens on `path` or the socket cannot
-    ///   be created.
+    /// Listens on `path` and starts serving on the process's event loop.
+    /// - Throws: ``UnixSocket/Failure`` when a live bus listens on `path`, the socket cannot
+    ///   be created or the event loop cannot start.
     static func start(path: String, limits: ControlLimits, backend: ControlBackend, log: LogSink) throws(UnixSocket.Failure) -> ControlServer {
-        let listener = try UnixSocket.listen(at: path, backlog: 128)
-        let wake: (read: Int32, write: Int32)
+        let loop: EventLoop
         do {
-            wake = try UnixSocket.wakePair()
+            loop = try EventLoop.shared()
         } catch {
-            close(listener)
-            throw error
+            throw UnixSocket.Failure(description: "cannot start the event loop: \(error)")
         }
-        let server = ControlServer(path: path, limits: limits, backend: backend, log: log, listener: listener, wake: wake)
-        let thread = Thread { ControlIOLoop(server: server).run() }
-        thread.name = "switchyard.control"
-        thread.start()
+        let listener = try UnixSocket.listen(at: path, backlog: 128)
+        let server = ControlServer(path: path, limits: limits, backend: backend, log: log, listener: listener, loop: loop)
+        loop.execute { thread in ControlHost.start(server: server, on: thread) }
         return server
     }
 
-    /// Wakes the I/O thread to look at outboxes; cheap when a wake-up is already pending.
+    /// Wakes the loop side to look at outboxes; cheap when a wake-up is already pending.
     func wake() {
-        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var byte: UInt8 = 1
-        _ = Glibc.send(wakeWrite, &byte, 1, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-    }
-
-    /// Called by the I/O thread before it looks at outboxes. The bytes are drained before the
-    /// flag is cleared: the other order could swallow the byte of a wake-up that came in
-    /// between and leave the flag set with nothing to read, losing every later wake-up.
-    func clearWake() {
-        var sink = [UInt8](repeating: 0, count: 64)
-        while recv(wakeRead, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
-        wakePending.store(false, ordering: .sequentiallyConsistent)
+        outboxSignal.fire()
     }
 
     /// Stops taking connections and requests, lets in-flight replies and watcher streams
     /// flush for up to `grace`, closes every connection and removes the socket file.
     func shutDown(grace: Duration) async {
-        lifecycle.withLock { $0.stopDeadline = ContinuousClock.now.advanced(by: grace) }
-        wake()
+        stopAt.withLock { $0 = ContinuousClock.now.advanced(by: grace) }
+        stopSignal.fire()
         for await done in exited.subscribe() where done { return }
     }
 
-    /// When the I/O thread must close everything; `nil` while the server runs.
+    /// When the loop side must close everything; `nil` while the server runs.
     var stopDeadline: ContinuousClock.Instant? {
-        lifecycle.withLock { $0.stopDeadline }
+        stopAt.withLock { $0 }
     }
 
-    /// The I/O thread has closed every connection.
+    /// The loop side has closed every connection: the listener closes and the socket file goes.
     func markExited() {
         close(listener)
         unlink(path)
         exited.send(true)
         exited.finish()
-    }
-
-    // The wake-up pair lives as long as the server: a late completion may still call `wake()`,
-    // and a closed descriptor's number could by then belong to another file.
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
     }
 
     /// The server's counters.

@@ -1,3 +1,5 @@
+import SwitchyardIO
+
 /// The protocol state of one control connection, free of I/O: it frames request lines,
 /// parses them, and hands out steps in request order.
 ///

@@ -5,15 +5,19 @@ import Glibc
 /// A line longer than ``maximumLength`` is reported once as ``Piece/tooLong`` and its bytes
 /// are discarded up to the next newline, so a flood of oversized input never grows memory
 /// past the limit. Empty lines are skipped; a trailing `\r` is removed. At the end of input, an
-/// unterminated last line still counts.
-struct LineReader: Sendable {
+/// unterminated last line still counts. Pull-based: a reader hands out one piece per
+/// ``next()``, so its owner can stop taking lines (and reading) while it is busy.
+package struct LineReader: Sendable {
     /// What the reader hands out.
-    enum Piece: Sendable, Hashable {
+    package enum Piece: Sendable, Hashable {
+        /// A whole line without its ending.
         case line([UInt8])
+        /// A line longer than the limit, reported as soon as the limit is passed.
         case tooLong
     }
 
-    let maximumLength: Int
+    /// The longest line handed out, in bytes, without its ending.
+    package let maximumLength: Int
     private var buffer: [UInt8] = []
     private var start = 0
     /// Bytes after `start` already searched for a newline without finding one.
@@ -21,22 +25,23 @@ struct LineReader: Sendable {
     private var discarding = false
     private var ended = false
 
-    init(maximumLength: Int) {
+    /// Creates a reader for lines of up to `maximumLength` bytes.
+    package init(maximumLength: Int) {
         self.maximumLength = maximumLength
     }
 
     /// The bytes held and not yet handed out.
-    var bufferedCount: Int { buffer.count - start }
+    package var bufferedCount: Int { buffer.count - start }
 
     /// Whether every byte held has been searched without finding a newline: only more input
     /// can produce the next line.
-    var needsInput: Bool { searched == bufferedCount }
+    package var needsInput: Bool { searched == bufferedCount }
 
     /// Whether the input has ended and every line has been handed out.
-    var isFinished: Bool { ended && bufferedCount == 0 }
+    package var isFinished: Bool { ended && bufferedCount == 0 }
 
     /// Adds bytes read from the stream.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         var bytes = bytes[...]
         if discarding {
             guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return }
@@ -47,12 +52,12 @@ struct LineReader: Sendable {
     }
 
     /// Marks the end of the stream.
-    mutating func end() {
+    package mutating func end() {
         ended = true
     }
 
     /// The next whole line, a ``Piece/tooLong`` marker, or `nil` when more input is needed.
-    mutating func next() -> Piece? {
+    package mutating func next() -> Piece? {
         while true {
             if let newline = newlineIndex(from: start + searched) {
                 let piece = cut(upTo: newline)

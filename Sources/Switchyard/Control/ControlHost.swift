@@ -1,0 +1,285 @@
+import Glibc
+import SwitchyardIO
+import SwitchyardStreams
+
+/// The loop-side half of the control server: accepts clients, runs each connection's steps and
+/// sends its replies, all on the event loop's thread.
+///
+/// Everything here is event-driven — readiness of a socket, the server's outbox signal, or a
+/// timer (idle timeout, a closing watcher's grace, the stop deadline) — so an idle server
+/// costs nothing and a busy one only touches the connections that have something to do.
+final class ControlHost {
+    /// How long a watcher whose stream ended may take to read what is queued for it.
+    static let closeGrace: Duration = .seconds(1)
+    /// How long a dropped watcher that stopped reading may take to come back for its
+    /// `too-slow` line before the connection closes without it.
+    static let dropGrace: Duration = .seconds(30)
+    /// How long accepting pauses after `accept` failed (out of descriptors, say).
+    static let acceptPause: Duration = .milliseconds(100)
+
+    private let server: ControlServer
+    private let thread: LoopThread
+    private var acceptor: Acceptor?
+    private var connections: [ObjectIdentifier: ControlConnection] = [:]
+    private var stopDeadline: ContinuousClock.Instant?
+    private var stopTimer: TimerID?
+    private var idleTimer: (id: TimerID, due: ContinuousClock.Instant)?
+    private var finished = false
+    private var loggedDescriptorExhaustion = false
+    private var loggedRefusedUsers = Set<UInt32>()
+    private let ownUser = geteuid()
+
+    private init(server: ControlServer, thread: LoopThread) {
+        self.server = server
+        self.thread = thread
+    }
+
+    /// Starts serving `server`'s listener on `thread`. The host keeps itself alive through its
+    /// signal handlers and acceptor until it finishes.
+    static func start(server: ControlServer, on thread: LoopThread) {
+        let host = ControlHost(server: server, thread: thread)
+        thread.setSignalHandler(server.outboxSignal) { host.serviceAll() }
+        thread.setSignalHandler(server.stopSignal) { host.stop() }
+        do {
+            host.acceptor = try Acceptor(listener: server.listener, on: thread, pause: acceptPause) { host.accepted($0) }
+        } catch {
+            server.log.write(.error, "control: the socket server stopped: \(error)")
+            host.finish()
+        }
+    }
+
+    /// Handles what the acceptor reports. Out of descriptors, the waiting client it accepted
+    /// with the spare descriptor is told `too-many-clients` and closed (it would otherwise
+    /// hang in the backlog), and the exhaustion is logged once until a connection succeeds.
+    private func accepted(_ event: Acceptor.Event) {
+        switch event {
+        case .connection(let descriptor):
+            loggedDescriptorExhaustion = false
+            admit(descriptor)
+        case .outOfDescriptors(let code, let refused):
+            server.count { $0.refused += 1 }
+            if !loggedDescriptorExhaustion {
+                loggedDescriptorExhaustion = true
+                server.log.write(.warning, "control: out of file descriptors (\(IOError.text(code))); refusing connections with too-many-clients until some close")
+            }
+            if let refused {
+                _ = ControlReply.error(.outOfDescriptors).withUnsafeBytes { Sockets.send(refused, $0) }
+                Glibc.close(refused)
+            }
+        case .failed(let code):
+            server.log.write(.warning, "control: accept failed: \(IOError.text(code)); pausing")
+        }
+    }
+
+    /// Admits a connection, unless its user is not served (`permission-denied`) or the
+    /// client limit is reached (`too-many-clients`).
+    private func admit(_ descriptor: Int32) {
+        if let user = PeerCredentials.userID(of: descriptor), user != ownUser, !server.limits.allowedUserIDs.contains(user) {
+            refuse(descriptor, with: .permissionDenied(userID: user))
+            if loggedRefusedUsers.insert(user).inserted {
+                server.log.write(.warning, "control: refused a connection from uid \(user) (not the bus's user; see bus.control.allowUIDs)")
+            }
+            return
+        }
+        guard connections.count < server.limits.maximumClients else {
+            refuse(descriptor, with: .tooManyClients(limit: server.limits.maximumClients))
+            return
+        }
+        let channel: SocketChannel
+        do {
+            channel = try SocketChannel(descriptor: descriptor, on: thread)
+        } catch {
+            server.log.write(.warning, "control: cannot serve a connection: \(error)")
+            refuse(descriptor, with: .outOfDescriptors)
+            return
+        }
+        let connection = ControlConnection(channel: channel, limits: server.limits, host: self)
+        channel.handler = connection
+        connections[ObjectIdentifier(connection)] = connection
+        server.count { statistics in
+            statistics.accepted += 1
+            statistics.clients += 1
+        }
+        armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
+    }
+
+    private func refuse(_ descriptor: Int32, with error: ControlError) {
+        _ = ControlReply.error(error).withUnsafeBytes { Sockets.send(descriptor, $0) }
+        Glibc.close(descriptor)
+        server.count { $0.refused += 1 }
+    }
+
+    private func serviceAll() {
+        for connection in Array(connections.values) { service(connection) }
+    }
+
+    /// Collects the connection's events, runs its steps while its replies fit, sends, and
+    /// closes it when it is done (or, while stopping, idle or out of time).
+    func service(_ connection: ControlConnection) {
+        guard connections[ObjectIdentifier(connection)] != nil else { return }
+        if let events = connection.outbox.takeEvents() {
+            for _ in 0..<events.completions { connection.session.completed() }
+            if let reason = events.dropped {
+                server.count { $0.watchersDropped += 1 }
+                server.log.write(.warning, "control: dropped a watcher: \(reason)")
+            }
+            // A dropped watcher has stopped reading, so it gets longer to come back for its
+            // last line, the `too-slow` error; it is closed either way.
+            if events.dropped != nil || events.finished, connection.closeDeadline == nil {
+                connection.closeDeadline = ContinuousClock.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
+            }
+        }
+        while stopDeadline == nil, connection.outbox.pendingCount < ControlLimits.replyHighWater,
+              let step = connection.session.nextStep() {
+            perform(step, on: connection)
+        }
+        connection.flush()
+        let now = ContinuousClock.now
+        if !connection.isIdle || connection.closeDeadline != nil { connection.lastActivity = now }
+        if connection.isDone || (stopDeadline.map { connection.isIdle || now >= $0 } ?? false) {
+            close(connection)
+            return
+        }
+        connection.updateInterest()
+        if let closeDeadline = connection.closeDeadline, connection.closeTimer == nil {
+            connection.closeTimer = thread.schedule(at: closeDeadline) { [weak self, weak connection] in
+                guard let self, let connection else { return }
+                connection.closeTimer = nil
+                self.service(connection)
+            }
+        }
+        if stopDeadline == nil, connection.isIdle {
+            armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
+        }
+    }
+
+    private func perform(_ step: ControlSession.Step, on connection: ControlConnection) {
+        server.count { $0.requests += 1 }
+        let outbox = connection.outbox
+        let backend = server.backend
+        let server = self.server
+        switch step {
+        case .error(let error):
+            server.count { $0.errors += 1 }
+            outbox.appendReply(ControlReply.error(error))
+        case .state(let path):
+            if let value = backend.state().value(atPath: path) {
+                outbox.appendReply(ControlReply.state(value))
+            } else {
+                server.count { $0.errors += 1 }
+                outbox.appendReply(ControlReply.error(.notFound(path: path)))
+            }
+        case .stats:
+            outbox.appendReply(ControlReply.statistics(backend.statistics()))
+        case .dispatch(let action):
+            let direct = backend.dispatch(action) { outcome in
+                let reply: [UInt8]
+                switch outcome {
+                case .dispatched(let id): reply = ControlReply.dispatched(id)
+                case .stopping: reply = ControlReply.error(.stopping)
+                case .journalFailed(let reason): reply = ControlReply.error(.journalFailed(reason))
+                }
+                if outcome.sequence == nil { server.count { $0.errors += 1 } }
+                outbox.complete(with: reply)
+                server.wake()
+            }
+            if !direct { connection.session.serializeDispatches() }
+        case .watch(let pattern, let statePath, let options):
+            let overflow: OverflowPolicy = options.overflow == .dropOldest ? .dropOldest : .dropNewest
+            let watcher = ControlWatcher(
+                actions: pattern.map { backend.actions($0, options.buffer ?? server.limits.watcherBufferActions, overflow) },
+                states: statePath.map { _ in backend.states() },
+                statePath: statePath,
+                options: options,
+                outbox: outbox,
+                limits: server.limits,
+                wake: { server.wake() }
+            )
+            outbox.appendReply(ControlReply.watching(actions: pattern, state: statePath))
+            server.count { $0.watchers += 1 }
+            connection.watcher = Task { await watcher.run() }
+        }
+    }
+
+    /// Makes sure the idle sweep runs by `due`.
+    private func armIdleTimer(due: ContinuousClock.Instant) {
+        guard stopDeadline == nil else { return }
+        if let idleTimer {
+            guard due < idleTimer.due else { return }
+            thread.cancel(idleTimer.id)
+        }
+        let id = thread.schedule(at: due) { [weak self] in
+            guard let self else { return }
+            self.idleTimer = nil
+            if let next = self.closeIdleConnections() { self.armIdleTimer(due: next) }
+        }
+        idleTimer = (id, due)
+    }
+
+    /// Closes request connections that have waited longer than the idle timeout for a
+    /// request, telling them why; returns when the next one may be due.
+    private func closeIdleConnections() -> ContinuousClock.Instant? {
+        let timeout = server.limits.idleTimeout
+        let now = ContinuousClock.now
+        var nextDue: ContinuousClock.Instant?
+        for connection in Array(connections.values) {
+            guard connection.isIdle(longerThan: timeout, now: now) else {
+                if connection.isIdle, connection.closeDeadline == nil {
+                    let due = connection.lastActivity.advanced(by: timeout)
+                    nextDue = min(nextDue ?? due, due)
+                }
+                continue
+            }
+            _ = ControlReply.error(.idleTimeout(timeout)).withUnsafeBytes { connection.channel.write($0) }
+            server.count { $0.idleClosed += 1 }
+            close(connection)
+        }
+        return nextDue
+    }
+
+    /// Stops accepting and taking requests; idle connections close now, the rest once done
+    /// or at the stop deadline.
+    private func stop() {
+        guard stopDeadline == nil, !finished, let deadline = server.stopDeadline else { return }
+        stopDeadline = deadline
+        acceptor?.stop()
+        acceptor = nil
+        if let idleTimer { thread.cancel(idleTimer.id) }
+        idleTimer = nil
+        stopTimer = thread.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.stopTimer = nil
+            self.finish()
+        }
+        serviceAll()
+        if connections.isEmpty { finish() }
+    }
+
+    /// Closes every connection, lets go of the loop and tells the server it has exited.
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        for connection in Array(connections.values) { close(connection) }
+        acceptor?.stop()
+        acceptor = nil
+        if let stopTimer { thread.cancel(stopTimer) }
+        if let idleTimer { thread.cancel(idleTimer.id) }
+        thread.removeSignal(server.outboxSignal)
+        thread.removeSignal(server.stopSignal)
+        server.markExited()
+    }
+
+    private func close(_ connection: ControlConnection) {
+        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        connection.flush()
+        if let closeTimer = connection.closeTimer { thread.cancel(closeTimer) }
+        connection.closeTimer = nil
+        // Counted before the socket closes, so a client that sees the end sees the count too.
+        server.count { statistics in
+            statistics.clients -= 1
+            if connection.session.isWatching { statistics.watchers -= 1 }
+        }
+        connection.close()
+        if stopDeadline != nil, connections.isEmpty { finish() }
+    }
+}

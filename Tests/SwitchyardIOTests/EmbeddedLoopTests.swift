@@ -1,0 +1,81 @@
+import Testing
+@testable import SwitchyardIO
+
+/// The embedded loop and channel: a protocol adapter tested in-process, deterministically.
+struct EmbeddedLoopTests {
+    /// Lines split across feeds are answered in order; a line over the limit is reported.
+    @Test func answersLines() {
+        let loop = EmbeddedLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        let echo = LineEcho(channel: channel)
+        channel.handler = echo
+        channel.feed(Array("hel".utf8))
+        #expect(channel.takeWritten().isEmpty)
+        channel.feed(Array("lo\r\nworld\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 100) + [10])
+        #expect(String(decoding: channel.takeWritten(), as: UTF8.self) == "> hello\n> world\n! too long\n")
+    }
+
+    /// A full channel stops the reads; room lets the rest through without losing a line.
+    @Test func backpressure() {
+        let loop = EmbeddedLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        channel.writeCapacity = 4
+        let echo = LineEcho(channel: channel, highWater: 8)
+        channel.handler = echo
+        channel.feed((0..<10).flatMap { Array("l\($0)\n".utf8) })
+        #expect(channel.isReading == false)
+        #expect(channel.wantsWritable)
+        var output: [UInt8] = channel.takeWritten()
+        while channel.wantsWritable || channel.isReading == false {
+            channel.makeRoom(3)
+            output += channel.takeWritten()
+        }
+        let expected = (0..<10).map { "> l\($0)\n" }.joined()
+        #expect(String(decoding: output, as: UTF8.self) == expected)
+    }
+
+    /// The idle timer fires on the manual clock, and only after the idle time without a line.
+    @Test func idleTimeoutOnManualClock() {
+        let loop = EmbeddedLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        let echo = LineEcho(channel: channel, idle: .seconds(10))
+        channel.handler = echo
+        loop.advance(by: .seconds(9))
+        channel.feed(Array("ping\n".utf8))
+        loop.advance(by: .seconds(9))
+        #expect(!channel.isClosed)
+        loop.advance(by: .seconds(1))
+        #expect(channel.isClosed && echo.closedForIdleness)
+        #expect(loop.scheduledCount == 0)
+    }
+
+    /// The end of input answers the unterminated last line and closes.
+    @Test func endOfInput() {
+        let loop = EmbeddedLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        let echo = LineEcho(channel: channel)
+        channel.handler = echo
+        channel.feed(Array("last".utf8))
+        channel.feedEnd()
+        #expect(String(decoding: channel.takeWritten(), as: UTF8.self) == "> last\n")
+        #expect(channel.isClosed)
+    }
+
+    /// Timers run in deadline order at their own time, including ones scheduled on the way.
+    @Test func timersInOrder() {
+        let loop = EmbeddedLoop()
+        let start = loop.now
+        var fired: [(String, Duration)] = []
+        loop.schedule(after: .seconds(2)) { fired.append(("b", loop.now - start)) }
+        loop.schedule(after: .seconds(1)) {
+            fired.append(("a", loop.now - start))
+            loop.schedule(after: .milliseconds(500)) { fired.append(("a2", loop.now - start)) }
+        }
+        let cancelled = loop.schedule(after: .seconds(1)) { fired.append(("x", loop.now - start)) }
+        loop.cancel(cancelled)
+        loop.advance(by: .seconds(5))
+        #expect(fired.map(\.0) == ["a", "a2", "b"])
+        #expect(fired.map(\.1) == [.seconds(1), .milliseconds(1_500), .seconds(2)])
+        #expect(loop.now - start == .seconds(5))
+    }
+}

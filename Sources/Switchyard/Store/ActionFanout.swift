@@ -9,7 +9,8 @@ import SwitchyardStreams
 /// of this store: it waits for the drainer, so the drainer must not wait for it (reacting to
 /// an action by dispatching never deadlocks; its buffer grows by the batches reduced meanwhile,
 /// at most the inbox's capacity plus the senders waiting). A subscriber that holds the store
-/// up or starts dropping is named in one log line per episode (until it catches up).
+/// up or starts dropping is named in one log line when the episode starts and one when it has
+/// recovered (see ``SubscriberEpisode``), never once per stall.
 /// Hot paths are inlinable so a client's store runs specialized code.
 @usableFromInline
 final class ActionFanout<Action: Sendable>: Sendable {
@@ -26,8 +27,8 @@ final class ActionFanout<Action: Sendable>: Sendable {
         @usableFromInline var consumerTask: Int?
         /// How many calls of that task into the store are in progress.
         @usableFromInline var inStore = 0
-        /// In a stall or drop episode that was already logged.
-        @usableFromInline var behind = false
+        /// Its current episode of holding the store up or dropping.
+        @usableFromInline var episode: SubscriberEpisode
 
         @inlinable
         var holdsStore: Bool { policy == .suspendProducer && buffer.count > capacity && inStore == 0 }
@@ -56,9 +57,27 @@ final class ActionFanout<Action: Sendable>: Sendable {
             }
             guard dropped > 0 else { return nil }
             status.dropped.add(dropped, ordering: .relaxed)
-            guard !behind else { return nil }
-            behind = true
-            return "store: actions subscriber '\(name)' fell more than \(capacity) actions behind; dropping (\(policy)) until it catches up"
+            return episode.dropped(dropped).map(line)
+        }
+
+        /// The log line of an episode's start or end.
+        @usableFromInline
+        func line(_ event: SubscriberEpisode.Event) -> String {
+            switch event {
+            case .startedHolding(let buffered):
+                return "store: actions subscriber '\(name)' has \(buffered) unread actions (capacity \(capacity)); the store waits for it (overflow .suspendProducer): read it, cancel it, or subscribe with overflow: .dropOldest"
+            case .startedDropping:
+                return "store: actions subscriber '\(name)' fell more than \(capacity) actions behind; dropping (\(policy)) until it catches up"
+            case .recovered(let waits, let dropped):
+                return "store: actions subscriber '\(name)' caught up; " + Self.counts(waits: waits, dropped: dropped)
+            case .ended(let waits, let dropped):
+                return "store: actions subscriber '\(name)' ended before catching up; " + Self.counts(waits: waits, dropped: dropped)
+            }
+        }
+
+        @usableFromInline
+        static func counts(waits: Int, dropped: Int) -> String {
+            "in this episode the store waited for it \(waits) time\(waits == 1 ? "" : "s") and it dropped \(dropped) action\(dropped == 1 ? "" : "s")"
         }
     }
 
@@ -103,6 +122,9 @@ final class ActionFanout<Action: Sendable>: Sendable {
             var mustWait = false
             for index in state.slots.indices {
                 if let line = state.slots[index].offer(batch) { logs.append(line) }
+                if !state.slots[index].episode.isCalm, let event = state.slots[index].episode.delivered(batch.count) {
+                    logs.append(state.slots[index].line(event))
+                }
                 if let consumer = state.slots[index].consumer, !state.slots[index].buffer.isEmpty {
                     state.slots[index].consumer = nil
                     consumers.append(consumer)
@@ -121,11 +143,10 @@ final class ActionFanout<Action: Sendable>: Sendable {
         while true {
             // The line is logged before parking: nothing might ever wake this task again.
             let line = state.withLock { state -> String? in
-                guard let index = state.slots.firstIndex(where: \.holdsStore), !state.slots[index].behind else { return nil }
-                state.slots[index].behind = true
+                guard let index = state.slots.firstIndex(where: \.holdsStore),
+                      let event = state.slots[index].episode.held(buffered: state.slots[index].buffer.count) else { return nil }
                 state.slots[index].status.stalls.add(1, ordering: .relaxed)
-                let slot = state.slots[index]
-                return "store: actions subscriber '\(slot.name)' has \(slot.buffer.count) unread actions (capacity \(slot.capacity)); the store waits for it (overflow .suspendProducer): read it, cancel it, or subscribe with overflow: .dropOldest"
+                return state.slots[index].line(event)
             }
             if let line { log(line) }
             let held: Bool = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
@@ -165,8 +186,9 @@ final class ActionFanout<Action: Sendable>: Sendable {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             if !state.finished {
-                state.slots.append(Slot(id: state.nextID, name: name, capacity: overflow == .latest ? 1 : bufferSize,
-                                        policy: overflow, status: status))
+                let capacity = overflow == .latest ? 1 : bufferSize
+                state.slots.append(Slot(id: state.nextID, name: name, capacity: capacity, policy: overflow, status: status,
+                                        episode: SubscriberEpisode(capacity: capacity)))
             }
             return state.nextID
         }
@@ -175,12 +197,13 @@ final class ActionFanout<Action: Sendable>: Sendable {
 
     @usableFromInline
     func unsubscribe(_ id: Int) {
-        let (consumer, producer) = state.withLock { state -> (UnsafeContinuation<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
-            guard let index = state.index(of: id) else { return (nil, nil) }
-            let slot = state.slots.remove(at: index)
+        let (consumer, producer, line) = state.withLock { state -> (UnsafeContinuation<Void, Never>?, UnsafeContinuation<Bool, Never>?, String?) in
+            guard let index = state.index(of: id) else { return (nil, nil, nil) }
+            var slot = state.slots.remove(at: index)
             if slot.consumerTask != nil { trackedConsumers.subtract(1, ordering: .relaxed) }
-            return (slot.consumer, state.takeProducer())
+            return (slot.consumer, state.takeProducer(), slot.episode.end().map(slot.line))
         }
+        if let line { log(line) }
         consumer?.resume()
         producer?.resume(returning: true)
     }
@@ -220,7 +243,7 @@ final class ActionFanout<Action: Sendable>: Sendable {
                     guard let index = state.index(of: id), state.slots[index].buffer.isEmpty, !state.finished else {
                         return false
                     }
-                    state.slots[index].behind = false
+                    state.slots[index].episode.caughtUp()
                     state.slots[index].consumer = continuation
                     return true
                 }

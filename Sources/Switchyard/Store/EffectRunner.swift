@@ -1,9 +1,9 @@
 import Synchronization
 import SwitchyardStreams
 
-/// Runs one middleware's effects: groups by ``EffectID``, each arriving effect admitted by its
-/// ``WorkPolicy`` (start, wait, ignore, or cancel the group's work first), waiting effects
-/// bounded by `capacity`.
+/// Runs one middleware's effects on the ``WorkPolicyStateMachine``: groups by ``EffectID``,
+/// each arriving effect admitted by its ``WorkPolicy`` (start, wait, ignore, or cancel the
+/// group's work first), waiting effects bounded by `capacity`.
 ///
 /// The store calls ``apply(_:)`` right after reducing an action, so a cancellation takes effect
 /// before the next action is reduced. When more effects wait than `capacity`, the policy of the
@@ -14,19 +14,12 @@ import SwitchyardStreams
 final class EffectRunner<Action: Sendable>: Sendable {
     private struct Job: Sendable {
         let token: EffectToken
-        let policy: WorkPolicy
         let body: @Sendable (_ emit: @escaping Effect<Action>.Emit) async throws -> Void
     }
 
-    private struct Group: Sendable {
-        var running: [Int: (token: EffectToken, task: Task<Void, Never>)] = [:]
-        var waiting: [Job] = []
-    }
-
     private struct State: Sendable {
-        var groups: [EffectID?: Group] = [:]
-        var waitingCount = 0
-        var nextJobID = 0
+        var machine = WorkPolicyStateMachine<EffectID?, Job>()
+        var running: [Int: (token: EffectToken, task: Task<Void, Never>)] = [:]
         var pausing = false
         var dropping = false
         var closed = false
@@ -64,16 +57,31 @@ final class EffectRunner<Action: Sendable>: Sendable {
             for item in effect.items {
                 switch item {
                 case .cancel(let id):
-                    cancelGroup(id, in: &state)
+                    let (cancelling, discarded) = state.machine.cancel(group: id)
+                    cancel(cancelling, discarded: discarded.count, in: &state)
                 case .run(let id, let policy, let body):
-                    admit(Job(token: EffectToken(), policy: policy, body: body), group: id, in: &state)
+                    let job = Job(token: EffectToken(), body: body)
+                    switch state.machine.submit(job, policy: policy, group: id) {
+                    case .start(let jobID, let cancelling, let discarded):
+                        cancel(cancelling, discarded: discarded.count, in: &state)
+                        start(job, as: jobID, in: &state)
+                    case .waiting:
+                        break
+                    case .ignored:
+                        counters.countEffectsIgnored()
+                    }
                 }
             }
-            if state.waitingCount > capacity {
+            let waiting = state.machine.waitingCount
+            if waiting > capacity {
                 if overflow == .suspendProducer {
                     if !state.pausing { state.pausing = true; pauseChange = 1 }
                 } else {
-                    dropEpisodeStarted = shed(&state)
+                    let excess = overflow == .latest ? waiting - 1 : waiting - capacity
+                    let shed = state.machine.shed(excess, newestFirst: overflow == .dropNewest)
+                    for _ in shed { counters.countMiddlewareDrop() }
+                    dropEpisodeStarted = !state.dropping
+                    state.dropping = true
                 }
             }
         }
@@ -87,39 +95,15 @@ final class EffectRunner<Action: Sendable>: Sendable {
     func close() {
         let resume = state.withLock { state -> Bool in
             state.closed = true
-            for id in Array(state.groups.keys) { cancelGroup(id, in: &state) }
+            let (cancelling, discarded) = state.machine.cancelAll()
+            cancel(cancelling, discarded: discarded.count, in: &state)
             defer { state.pausing = false }
             return state.pausing
         }
         if resume { inbox.changePauses(by: -1) }
     }
 
-    private func admit(_ job: Job, group id: EffectID?, in state: inout State) {
-        var group = state.groups[id] ?? Group()
-        switch job.policy {
-        case .latest:
-            cancel(&group, in: &state)
-            start(job, group: id, into: &group, in: &state)
-        case .leading:
-            if group.running.isEmpty, group.waiting.isEmpty {
-                start(job, group: id, into: &group, in: &state)
-            } else {
-                counters.countEffectsIgnored()
-            }
-        case .queue, .every:
-            if group.waiting.isEmpty, group.running.count < job.policy.concurrency {
-                start(job, group: id, into: &group, in: &state)
-            } else {
-                group.waiting.append(job)
-                state.waitingCount += 1
-            }
-        }
-        state.groups[id] = group
-    }
-
-    private func start(_ job: Job, group id: EffectID?, into group: inout Group, in state: inout State) {
-        let jobID = state.nextJobID
-        state.nextJobID += 1
+    private func start(_ job: Job, as jobID: Int, in state: inout State) {
         let token = job.token
         let emit: Effect<Action>.Emit = { [inbox, counters] action in
             guard !token.isCancelled else {
@@ -135,82 +119,37 @@ final class EffectRunner<Action: Sendable>: Sendable {
                 counters.countMiddlewareFailure()
                 onError(error)
             } catch {}
-            self.finished(jobID, group: id)
+            self.finished(jobID)
             counters.countEffectFinished()
         }
-        group.running[jobID] = (token, task)
+        state.running[jobID] = (token, task)
         counters.countEffectStarted()
     }
 
-    private func finished(_ jobID: Int, group id: EffectID?) {
+    private func finished(_ jobID: Int) {
         var resume = false
         state.withLock { state in
-            guard var group = state.groups[id] else { return }
-            group.running[jobID] = nil
-            while let next = group.waiting.first, group.running.count < next.policy.concurrency {
-                group.waiting.removeFirst()
-                state.waitingCount -= 1
-                start(next, group: id, into: &group, in: &state)
-            }
-            state.groups[id] = group.running.isEmpty && group.waiting.isEmpty ? nil : group
-            if state.waitingCount <= capacity, state.pausing {
+            state.running[jobID] = nil
+            for next in state.machine.finished(jobID) { start(next.job, as: next.id, in: &state) }
+            let waiting = state.machine.waitingCount
+            if waiting <= capacity, state.pausing {
                 state.pausing = false
                 resume = true
             }
-            if state.waitingCount == 0 { state.dropping = false }
+            if waiting == 0 { state.dropping = false }
         }
         if resume { inbox.changePauses(by: -1) }
     }
 
-    private func cancelGroup(_ id: EffectID?, in state: inout State) {
-        guard var group = state.groups[id] else { return }
-        cancel(&group, in: &state)
-        state.groups[id] = group
-    }
-
-    /// Cancels a group's work in flight (it leaves the group at once) and discards its waiting
-    /// effects.
-    private func cancel(_ group: inout Group, in state: inout State) {
-        for (token, task) in group.running.values {
+    /// Cancels running work the machine let go of (it has left its group already) and counts
+    /// the waiting work it discarded.
+    private func cancel(_ jobIDs: [Int], discarded: Int, in state: inout State) {
+        for jobID in jobIDs {
+            guard let (token, task) = state.running.removeValue(forKey: jobID) else { continue }
             token.cancel()
             task.cancel()
             counters.countEffectCancelled()
         }
-        group.running.removeAll()
-        counters.countEffectCancelled(group.waiting.count)
-        state.waitingCount -= group.waiting.count
-        group.waiting.removeAll()
-    }
-
-    /// Drops waiting effects down to `capacity` by the overflow policy; true when this starts
-    /// an episode of dropping (logged once).
-    private func shed(_ state: inout State) -> Bool {
-        var excess = state.waitingCount - capacity
-        let newestFirst = overflow == .dropNewest
-        var ids = Array(state.groups.keys)
-        if overflow == .latest { excess = state.waitingCount - 1 }
-        while excess > 0, !ids.isEmpty {
-            for id in ids {
-                guard excess > 0, var group = state.groups[id], !group.waiting.isEmpty else { continue }
-                if newestFirst { group.waiting.removeLast() } else { group.waiting.removeFirst() }
-                state.groups[id] = group
-                state.waitingCount -= 1
-                excess -= 1
-                counters.countMiddlewareDrop()
-            }
-            ids.removeAll { state.groups[$0]?.waiting.isEmpty ?? true }
-        }
-        defer { state.dropping = true }
-        return !state.dropping
-    }
-}
-
-extension WorkPolicy {
-    /// The most pieces of work this policy runs at once in a group.
-    var concurrency: Int {
-        switch self {
-        case .latest, .leading, .queue: return 1
-        case .every(let maxConcurrent): return max(maxConcurrent, 1)
-        }
+        counters.countEffectCancelled(discarded)
     }
 }

@@ -39,7 +39,8 @@ public final class StoreActions<Action: Sendable>: AsyncSequence, Sendable {
     /// Actions this subscriber lost to a dropping overflow policy.
     public var droppedCount: Int { status.dropped.load(ordering: .relaxed) }
 
-    /// How many times the store had to wait for this subscriber (`.suspendProducer` only).
+    /// Episodes in which the store had to wait for this subscriber (`.suspendProducer` only); a
+    /// subscriber that catches up and falls behind again before it recovered stays in one.
     public var stallCount: Int { status.stalls.load(ordering: .relaxed) }
 
     /// Ends this subscription only, discarding what it buffered; idempotent.

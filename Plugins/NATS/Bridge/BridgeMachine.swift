@@ -31,6 +31,8 @@ struct BridgeMachine: Sendable {
     private(set) var publishedCount = 0
     /// Actions never sent because they exceed `max_payload`, or refused by the server.
     private(set) var failedCount = 0
+    /// Publishes are getting "no responders" and being retried; cleared by the next acknowledgement.
+    private var awaitingStream = false
 
     /// Creates a disconnected machine.
     init(configuration: Configuration) {
@@ -207,6 +209,7 @@ struct BridgeMachine: Sendable {
     private mutating func acknowledgement(_ id: UInt64, reply: JetStreamReply, now: Duration, effects: inout Effects) {
         switch reply {
         case .success(let acknowledgement):
+            awaitingStream = false
             // A resent action may be acknowledged twice; it was published once.
             guard let message = outbox.unacknowledged(id) else { return }
             if acknowledgement["duplicate"] == true, !message.isResend {
@@ -226,7 +229,14 @@ struct BridgeMachine: Sendable {
         case .failure(let error):
             refuse(id, reason: "\(error.description) (error \(error.errorCode))", now: now, effects: &effects)
         case .noResponders:
-            refuse(id, reason: "no stream captures its subject", now: now, effects: &effects)
+            // Set-up saw a stream capture the subject, so nobody answering is a server that is
+            // still loading its streams after a restart (or a stream deleted under us): the
+            // publish is retried when it expires, as a 503 is, and nothing is given up. Told
+            // once per episode, since a stream that stays away holds the window full.
+            if !awaitingStream {
+                awaitingStream = true
+                effects.reports.append(.warning("JetStream has no responder for the subject of action \(id) (the server is loading its streams, or the stream was deleted): publishes are retried until a stream answers"))
+            }
         }
     }
 

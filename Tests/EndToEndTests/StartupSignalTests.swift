@@ -69,7 +69,12 @@ struct StartupSignalTests {
     /// CPU unprotected, so every round from 5 ms on kills it and the test fails.
     static func settledRound(cpuDelay: Int, config: String, in directory: TemporaryDirectory) async throws -> Bool {
         for _ in 0..<12 {
-            let round = try EarlySignalRound(cpuDelayMicroseconds: cpuDelay, arguments: ["run", config], directory: directory)
+            // Starting a round spins (sched_yield) until the child has used its CPU time: on a
+            // thread of its own, so it never holds one of the few cooperative threads every
+            // other test in this process needs.
+            let round = try await onThread {
+                try EarlySignalRound(cpuDelayMicroseconds: cpuDelay, arguments: ["run", config], directory: directory)
+            }
             let status = await round.exitStatus()
             guard round.blockedBeforeSignal || round.cpuBeforeSignal >= unprotectedCPU else { continue }
             let output = round.output

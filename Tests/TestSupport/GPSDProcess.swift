@@ -90,23 +90,9 @@ public final class GPSDProcess: Sendable {
     /// attempt succeeds; `false` if it never does within a generous real-time bound.
     public func waitUntilListening() async -> Bool {
         let port = port
-        return await eventually(interval: .milliseconds(20)) { Self.accepts(port: port) }
+        return await eventually(interval: .milliseconds(20)) { localPortAccepts(port) }
     }
 
-    private static func accepts(port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 
     /// The process output so far, for failure messages.
     public var log: String {

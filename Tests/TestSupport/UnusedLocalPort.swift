@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Why ``unusedLocalPort()`` found no port.
 public struct UnusedLocalPortError: Error, CustomStringConvertible {
@@ -26,4 +27,21 @@ public func unusedLocalPort() throws -> Int {
     }
     guard bound else { throw UnusedLocalPortError(description: "bind() failed: errno \(errno)") }
     return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Whether something on 127.0.0.1 accepts a TCP connection on `port` now (a server that has
+/// started listening).
+public func localPortAccepts(_ port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
 }

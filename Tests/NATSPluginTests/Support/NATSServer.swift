@@ -61,7 +61,7 @@ final class NATSServer: Sendable {
         }
         try process.run()
         self.process.withLock { $0 = process }
-        if await eventually(interval: .milliseconds(20), { Self.accepts(port: port) }) { return }
+        if await eventually(interval: .milliseconds(20), { localPortAccepts(port) }) { return }
         Issue.record("nats-server did not accept connections within \(TestTimeouts.scaled(.seconds(30))):\n\(log)")
     }
 
@@ -81,20 +81,6 @@ final class NATSServer: Sendable {
         if let process = process.withLock({ $0 }), process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-        }
-    }
-
-    private static func accepts(port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 }

@@ -1,0 +1,189 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The real `switchyard` executable, started as a child process with its output captured:
+/// the one harness of the end-to-end and plugin process tests.
+public final class SwitchyardProcess: Sendable {
+    /// Where the built executable is: beside the test bundle in the build folder.
+    public static let executable: URL = {
+        if let override = ProcessInfo.processInfo.environment["SWITCHYARD_EXECUTABLE"] {
+            return URL(fileURLWithPath: override)
+        }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("switchyard")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/switchyard")
+    }()
+
+    /// The package root, where `Config/` lives.
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private let process = Process()
+    private let output = CapturedOutput()
+
+    /// Starts `switchyard` with `arguments` in `directory` (default: the package root).
+    public init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        // A thread per pipe reads to end of file, so every byte the child wrote is collected
+        // before `exitStatus` returns, however much it wrote just before exiting.
+        for (pipe, toErrors) in [(stdout, false), (stderr, true)] {
+            let handle = pipe.fileHandleForReading
+            let output = self.output
+            Thread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    output.append(data, toErrors: toErrors)
+                }
+                output.finishStream()
+            }.start()
+        }
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var stdout: String { output.text(errors: false) }
+    public var stderr: String { output.text(errors: true) }
+    /// Whether the process still runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends a signal to the process.
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Polls until `condition` holds for the captured output; `false` after `timeout` (scaled
+    /// by `SWITCHYARD_TEST_TIMEOUT_SCALE`).
+    public func wait(timeout: Duration = .seconds(30), until condition: (SwitchyardProcess) -> Bool) async -> Bool {
+        let deadline = TestDeadline(after: timeout)
+        while !deadline.hasPassed {
+            if condition(self) { return true }
+            if !process.isRunning { return condition(self) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self)
+    }
+
+    /// Waits for the process to exit and returns its exit status; kills it after `timeout`
+    /// (scaled) and records an issue.
+    public func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
+        if process.isRunning {
+            Issue.record("switchyard did not exit within \(TestTimeouts.scaled(timeout)); killing it. stderr:\n\(stderr)")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        // Collect the last bytes; a grandchild that inherited the pipes may hold them open, so
+        // wait for the end of both streams for a bounded time only.
+        await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { output.openStreams == 0 }
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Whether the process has blocked SIGTERM (read from /proc), i.e. the launcher has started.
+    public var hasBlockedStopSignals: Bool { Self.blocksStopSignals(pid: pid) }
+
+    /// Whether process `pid` has SIGTERM blocked (its main thread's `SigBlk` in /proc).
+    public static func blocksStopSignals(pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+              let mask = UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(SIGTERM - 1)) != 0
+    }
+
+    /// The exit status once the process has exited by itself, waiting at most `timeout`
+    /// (scaled); `nil` when it still runs (nothing is recorded or killed).
+    public func exitStatusIfExited(timeout: Duration) async -> Int32? {
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Kills the process with SIGKILL (a power cut, as far as it can tell) and waits for it.
+    public func killNow() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and returns the exit status, killing the process after `timeout`
+    /// (scaled) and recording an issue.
+    public func stop(timeout: Duration = .seconds(30)) async -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
+        if process.isRunning {
+            Issue.record("switchyard did not stop within \(TestTimeouts.scaled(timeout)); stderr:\n\(stderr)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// A temporary directory removed when the test ends.
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the directory.
+    public func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    /// Writes `text` to `name` inside the directory and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Bytes a child wrote to stdout and stderr, collected from the pipes' handlers.
+final class CapturedOutput: Sendable {
+    private let data = Mutex((stdout: Data(), stderr: Data(), open: 2))
+
+    /// Streams (stdout, stderr) not yet read to their end.
+    var openStreams: Int { data.withLock { $0.open } }
+
+    func finishStream() {
+        data.withLock { $0.open -= 1 }
+    }
+
+    func append(_ bytes: Data, toErrors: Bool) {
+        data.withLock { if toErrors { $0.stderr.append(bytes) } else { $0.stdout.append(bytes) } }
+    }
+
+    func text(errors: Bool) -> String {
+        data.withLock { String(decoding: errors ? $0.stderr : $0.stdout, as: UTF8.self) }
+    }
+}

@@ -66,7 +66,7 @@ final class HTTPConnection: StreamHandler {
     /// Whether the connection has nothing left to do and can close.
     var isDone: Bool {
         if outputBroken || channel.isHungUp { return true }
-        if closing { return outbox.pendingCount == 0 }
+        if closing { return !awaitingResponse && outbox.pendingCount == 0 }
         if stream != nil { return inputEnded }
         // The peer will send no more: close once every answer it can get is sent.
         return inputEnded && !awaitingResponse && outbox.pendingCount == 0

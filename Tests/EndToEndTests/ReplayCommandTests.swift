@@ -159,7 +159,7 @@ struct ReplayInputTests {
         (["replay", "data", "--config", "missing.json"], 78, "missing.json"),
         (["journal", "diff", "data", "missing"], 2, "cannot read the recording missing"),
         (["journal", "export", "--data-dir", "nothing-here"], 1, "there is no journal"),
-        (["journal", "export", "--data-dir", "data", "--format", "gpx"], 2, "--format expects jsonl"),
+        (["journal", "export", "--data-dir", "data", "--format", "kml"], 2, "--format expects jsonl, gpx or geojson"),
         (["journal", "import", "missing.jsonl", "--data-dir", "other"], 1, "cannot read missing.jsonl"),
     ])
     func refused(arguments: [String], status: Int32, message: String) async throws {

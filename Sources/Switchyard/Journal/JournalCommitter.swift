@@ -21,7 +21,14 @@ final class JournalCommitter: Sendable {
     private let queue = DispatchQueue(label: "switchyard.journal.writer", qos: .userInitiated)
     private let pending = Mutex(Pending())
     private let log: LogSink
-    private let failure = Mutex<(handler: (@Sendable () -> Void)?, reported: Bool)>((nil, false))
+    /// A struct, not a tuple: a closure in a `Mutex`'s tuple value is re-wrapped in thunks
+    /// on every `withLock`.
+    private struct Failure: Sendable {
+        var handler: (@Sendable () -> Void)?
+        var reported = false
+    }
+
+    private let failure = Mutex(Failure())
     /// Moved after every group written, before its batches are resolved: a reader told of an
     /// append finds it in the segment.
     let appends: JournalAppends

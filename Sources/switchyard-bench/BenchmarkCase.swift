@@ -17,6 +17,9 @@ struct BenchmarkCase: Sendable {
     var measure: @Sendable () async -> Double
     /// Measures the baseline once and returns its figure.
     var baseline: @Sendable () async -> Double
+    /// A remark printed after the figures, read once all repetitions ran (such as whether a
+    /// reader kept up); `nil` when the case has none.
+    var note: (@Sendable () -> String)? = nil
 }
 
 /// Times `body`, which handles `count` elements, and returns elements per second.

@@ -35,6 +35,7 @@ struct BenchmarkRunner {
             fields.append("\"baseline\": \(rounded(baseline))")
             fields.append("\"ratio\": \(rounded(ratio, places: 2))")
             if let target = benchmark.target { fields.append("\"target\": \(rounded(target))") }
+            if let note = benchmark.note?() { fields.append("\"note\": \"\(note)\"") }
             print("{" + fields.joined(separator: ", ") + "}")
             return
         }
@@ -47,6 +48,7 @@ struct BenchmarkRunner {
             let met = benchmark.higherIsBetter ? value >= target : value <= target
             line += "  target \(grouped(target)) \(met ? "met" : "MISSED")"
         }
+        if let note = benchmark.note?() { line += "  (\(note))" }
         print(line)
     }
 }

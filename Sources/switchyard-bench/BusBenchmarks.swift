@@ -140,7 +140,7 @@ private final class BusBenchSession: Sendable {
 }
 
 /// A `switchyard run` process on a temporary copy of the default configuration.
-private final class BenchBus: Sendable {
+final class BenchBus: Sendable {
     static let executable: URL = {
         if let path = ProcessInfo.processInfo.environment["SWITCHYARD_EXECUTABLE"] { return URL(fileURLWithPath: path) }
         return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -159,14 +159,17 @@ private final class BenchBus: Sendable {
         self.idleMB = idleMB
     }
 
-    static func start() -> BenchBus {
+    /// Starts the bus on `configuration` (a JSON document whose `bus.dataDirectory` is replaced),
+    /// or on the default configuration.
+    static func start(configuration: Data? = nil) -> BenchBus {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             print("switchyard-bench: \(executable.path) is missing; build it first with `swift build -c release`")
             exit(1)
         }
         var template = Array("/tmp/sy-bench-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template))
-        _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: defaultConfiguration(dataDirectory: directory + "/data"))
+        _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: configuration.map { withDataDirectory($0, directory + "/data") }
+                                         ?? defaultConfiguration(dataDirectory: directory + "/data"))
         let process = Process()
         process.executableURL = executable
         process.arguments = ["run", directory + "/config.json"]
@@ -187,6 +190,17 @@ private final class BenchBus: Sendable {
         }
         Thread.sleep(forTimeInterval: 0.2)
         return BenchBus(directory: directory, process: process, idleMB: residentMegabytes(of: process.processIdentifier))
+    }
+
+    private static func withDataDirectory(_ configuration: Data, _ dataDirectory: String) -> Data {
+        guard var document = try? JSONSerialization.jsonObject(with: configuration) as? [String: Any] else {
+            print("switchyard-bench: a benchmark configuration is not a JSON object")
+            exit(1)
+        }
+        var bus = document["bus"] as? [String: Any] ?? [:]
+        bus["dataDirectory"] = dataDirectory
+        document["bus"] = bus
+        return (try? JSONSerialization.data(withJSONObject: document)) ?? configuration
     }
 
     /// `Config/default.json` (run the bench from the package root, as `swift run` does) with its
@@ -261,7 +275,7 @@ private final class BenchBus: Sendable {
 }
 
 /// Writes `count` requests keeping `window` unanswered, and reads every reply.
-private func pipeline(_ client: SocketLine, request: [UInt8], count: Int, window: Int) {
+func pipeline(_ client: SocketLine, request: [UInt8], count: Int, window: Int) {
     var sent = 0
     var answered = 0
     while answered < count {
@@ -354,7 +368,7 @@ private final class EchoServer: Sendable {
 // MARK: Small helpers
 
 /// A blocking, line-reading Unix-socket client.
-private final class SocketLine {
+final class SocketLine {
     private let descriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 256 << 10)
     private var start = 0
@@ -411,7 +425,7 @@ private final class SocketLine {
 }
 
 /// The median and 99th percentile of a sample, in its unit.
-private struct Percentiles: Sendable {
+struct Percentiles: Sendable {
     var p50: Double
     var p99: Double
 
@@ -448,13 +462,13 @@ private func residentMegabytes(of pid: Int32) -> Double {
 }
 
 /// Runs blocking work on a thread of its own.
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
-private extension Duration {
+extension Duration {
     var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     var microseconds: Double { secondsValue * 1e6 }
 }

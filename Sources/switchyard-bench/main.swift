@@ -23,4 +23,4 @@ while let argument = arguments.popFirst() {
 if !runner.json { print("warning: a debug build; run `swift run -c release switchyard-bench` for real figures") }
 #endif
 
-await runner.run(broadcastBenchmarks() + storeBenchmarks() + operatorBenchmarks() + busBenchmarks() + natsBenchmarks())
+await runner.run(broadcastBenchmarks() + storeBenchmarks() + operatorBenchmarks() + busBenchmarks() + httpBenchmarks() + natsBenchmarks())

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import Foundation
 import Synchronization
+import SwitchyardIO
 
 /// What a ``LineSocket`` reports, in order: `connected` (unless connecting fails), then lines,
 /// then `closed` — except after ``LineSocket/close()``, which ends the reports silently.
@@ -19,11 +15,12 @@ enum LineSocketEvent: Sendable, Hashable {
     case closed(LineSocketError)
 }
 
-/// A client stream socket whose lines are read on a dedicated thread.
+/// A client stream socket whose lines are read on the process's event loop.
 ///
-/// Connecting and reading block that thread in `poll` — never a thread of the cooperative pool
-/// — and a wake-up socket in the same `poll` makes ``close()`` take effect at once. Memory is
-/// bounded: one read buffer and one ``LineFramer`` per connection.
+/// Connecting and reading never block a thread: the loop connects without blocking (each
+/// resolved address within the timeout) and reads when the socket is ready. ``close()`` takes
+/// effect on the loop's next turn. Memory is bounded: one ``LineFramer`` per connection, and
+/// the loop's one read buffer.
 final class LineSocket: Sendable {
     /// Limits of a connection.
     struct Options: Sendable, Hashable {
@@ -31,44 +28,39 @@ final class LineSocket: Sendable {
         var connectTimeout: Duration
         /// The longest line delivered, in bytes; longer lines are skipped and reported.
         var maximumLineLength: Int
-        /// The size of the read buffer. Default: 16 KiB.
-        var readChunkSize: Int = 16 * 1024
     }
 
     private struct State: Sendable {
         var connected: Int32?
-        var wakeWrite: Int32
         var isClosed = false
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
+    /// Tells the loop side to close; `nil` when the loop never started.
+    private let closeSignal: LoopSignal?
 
-    private init(wakeWrite: Int32) {
-        state = Mutex(State(wakeWrite: wakeWrite))
+    private init(closeSignal: LoopSignal?) {
+        self.closeSignal = closeSignal
     }
 
-    /// Starts connecting to `endpoint` on a new thread and returns at once; `events` is called
-    /// on that thread for every report, in order.
+    /// Starts connecting to `endpoint` on the event loop and returns at once; `events` is
+    /// called on the loop's thread for every report, in order, and must not block.
     static func open(
         _ endpoint: GPSDEndpoint, options: Options, events: @escaping @Sendable (LineSocketEvent) -> Void
     ) -> LineSocket {
-        // A socket pair rather than a pipe: it takes close-on-exec and non-blocking atomically,
-        // so a child process spawned meanwhile never inherits it.
-        var wakeEnds: [Int32] = [-1, -1]
-        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        guard socketpair(AF_UNIX, flags, 0, &wakeEnds) == 0 else {
-            let socket = LineSocket(wakeWrite: -1)
+        let loop: EventLoop
+        do {
+            loop = try EventLoop.shared()
+        } catch {
+            let socket = LineSocket(closeSignal: nil)
             socket.state.withLock { $0.isClosed = true }
-            events(.closed(.system("socketpair", errno: errno)))
+            events(.closed(.system("epoll_create1", errno: error.errno ?? EMFILE)))
             return socket
         }
-        let socket = LineSocket(wakeWrite: wakeEnds[1])
-        let wakeRead = wakeEnds[0]
-        let thread = Thread {
-            socket.serve(endpoint, options: options, wakeRead: wakeRead, events: events)
+        let socket = LineSocket(closeSignal: loop.makeSignal())
+        loop.execute { thread in
+            LineSocketHandler.start(socket, endpoint: endpoint, options: options, events: events, on: thread)
         }
-        thread.name = "switchyard-gpsd"
-        thread.start()
         return socket
     }
 
@@ -79,87 +71,142 @@ final class LineSocket: Sendable {
             guard !state.isClosed, let socket = state.connected else { return false }
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { buffer in
-                    Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
+                let written = bytes.withUnsafeBytes { Sockets.send(socket, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+                guard let written, written > 0 else { return false }
                 offset += written
             }
             return true
         }
     }
 
-    /// Stops the connection: the thread wakes, closes the socket and exits without reporting
-    /// more. Safe to call any number of times, from anywhere.
+    /// Stops the connection: the loop closes the socket without reporting more. Safe to call
+    /// any number of times, from anywhere.
     func close() {
+        closeSignal?.fire()
+    }
+
+    /// Records the connected socket for ``send(_:)``; `false` when already closed.
+    fileprivate func markConnected(_ socket: Int32) -> Bool {
         state.withLock { state in
-            guard !state.isClosed else { return }
-            var byte: UInt8 = 1
-            _ = Glibc.send(state.wakeWrite, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            guard !state.isClosed else { return false }
+            state.connected = socket
+            return true
         }
     }
 
-    private func serve(
-        _ endpoint: GPSDEndpoint, options: Options, wakeRead: Int32, events: @Sendable (LineSocketEvent) -> Void
-    ) {
-        var failure: LineSocketError?
-        switch SocketConnector.connect(to: endpoint, timeout: options.connectTimeout, wake: wakeRead) {
-        case .interrupted:
-            break
-        case .failed(let error):
-            failure = error
-        case .connected(let socket):
-            state.withLock { $0.connected = socket }
-            events(.connected)
-            failure = readLines(from: socket, endpoint, options: options, wakeRead: wakeRead, events: events)
-        }
-        // Closed before `closed` is reported, so a `send` after the report fails as documented.
+    /// Ends sending before the socket is closed: a `send` after this fails, and none is in
+    /// progress once it returns (sends hold the lock).
+    fileprivate func markClosed() {
         state.withLock { state in
             state.isClosed = true
-            if let socket = state.connected { Glibc.close(socket) }
             state.connected = nil
-            Glibc.close(state.wakeWrite)
         }
-        Glibc.close(wakeRead)
-        if let failure { events(.closed(failure)) }
     }
 
-    /// Reads until the peer closes, an error, or a wake-up; returns the error to report, `nil`
-    /// after a wake-up.
-    private func readLines(
-        from socket: Int32, _ endpoint: GPSDEndpoint, options: Options, wakeRead: Int32,
-        events: @Sendable (LineSocketEvent) -> Void
-    ) -> LineSocketError? {
-        var framer = LineFramer(maximumLineLength: options.maximumLineLength)
-        var buffer = [UInt8](repeating: 0, count: max(1, options.readChunkSize))
-        var descriptors = [
-            pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
-            if poll(&descriptors, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return .system("poll", errno: errno)
+    fileprivate var signal: LoopSignal? { closeSignal }
+}
+
+/// The loop side of a ``LineSocket``: connects, frames lines and reports.
+private final class LineSocketHandler: StreamHandler {
+    private let socket: LineSocket
+    private let endpoint: GPSDEndpoint
+    private let options: LineSocket.Options
+    private let events: @Sendable (LineSocketEvent) -> Void
+    private let thread: LoopThread
+    private var connector: Connector?
+    private var channel: SocketChannel?
+    private var framer: LineFramer
+    private var done = false
+
+    private init(
+        _ socket: LineSocket, endpoint: GPSDEndpoint, options: LineSocket.Options,
+        events: @escaping @Sendable (LineSocketEvent) -> Void, thread: LoopThread
+    ) {
+        self.socket = socket
+        self.endpoint = endpoint
+        self.options = options
+        self.events = events
+        self.thread = thread
+        framer = LineFramer(maximumLineLength: options.maximumLineLength)
+    }
+
+    static func start(
+        _ socket: LineSocket, endpoint: GPSDEndpoint, options: LineSocket.Options,
+        events: @escaping @Sendable (LineSocketEvent) -> Void, on thread: LoopThread
+    ) {
+        let handler = LineSocketHandler(socket, endpoint: endpoint, options: options, events: events, thread: thread)
+        // The signal handler keeps the handler alive until it is done.
+        if let signal = socket.signal { thread.setSignalHandler(signal) { handler.finish(nil) } }
+        let target: SocketEndpoint = switch endpoint {
+        case .tcp(let host, let port): .tcp(host: host, port: port)
+        case .unix(let path): .unix(path: path)
+        }
+        handler.connector = Connector.connect(to: target, timeout: options.connectTimeout, on: thread) { result in
+            handler.connector = nil
+            handler.connected(result)
+        }
+    }
+
+    private func connected(_ result: Result<Int32, IOError>) {
+        switch result {
+        case .failure(let error):
+            finish(LineSocketError.connecting(endpoint, error, timeout: options.connectTimeout))
+        case .success(let descriptor):
+            guard !done, socket.markConnected(descriptor) else {
+                Glibc.close(descriptor)
+                return
             }
-            if descriptors[1].revents != 0 { return nil }
-            guard descriptors[0].revents != 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
-            if count == 0 { return .endOfStream(endpoint) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return .read(endpoint, errno: errno)
+            do {
+                let channel = try SocketChannel(descriptor: descriptor, on: thread)
+                channel.handler = self
+                self.channel = channel
+            } catch {
+                socket.markClosed()
+                Glibc.close(descriptor)
+                finish(.system("epoll_ctl", errno: error.errno ?? EINVAL))
+                return
             }
-            framer.append(buffer[..<count]) { output in
-                switch output {
-                case .line(let line): events(.line(line))
-                case .discarded(let byteCount): events(.discardedLine(byteCount: byteCount))
-                }
+            events(.connected)
+        }
+    }
+
+    func received(_ bytes: UnsafeRawBufferPointer) {
+        framer.append(bytes) { output in
+            switch output {
+            case .line(let line): events(.line(line))
+            case .discarded(let byteCount): events(.discardedLine(byteCount: byteCount))
             }
         }
+    }
+
+    func receivedEnd(error: IOError?) {
+        finish(error.map { .read(endpoint, errno: $0.errno ?? EIO) } ?? .endOfStream(endpoint))
+    }
+
+    func writable() {}
+
+    /// Closes everything; reports `failure` unless the owner closed (`nil`).
+    private func finish(_ failure: LineSocketError?) {
+        guard !done else { return }
+        done = true
+        connector?.cancel()
+        connector = nil
+        // Closed before `closed` is reported, so a `send` after the report fails as documented.
+        socket.markClosed()
+        channel?.close()
+        channel = nil
+        if let signal = socket.signal { thread.removeSignal(signal) }
+        if let failure { events(.closed(failure)) }
+    }
+}
+
+extension LineSocketError {
+    /// The error for a failed connect to `endpoint`.
+    static func connecting(_ endpoint: GPSDEndpoint, _ error: IOError, timeout: Duration) -> LineSocketError {
+        if error.isTimeout { return .timeout(endpoint, after: timeout) }
+        if let (_, limit) = error.pathLength, case .unix(let path) = endpoint { return .pathTooLong(path, limit: limit) }
+        if let reason = error.resolveReason { return .resolve(endpoint, reason) }
+        let code = error.errno ?? EIO
+        return error.call == "connect" ? .connect(endpoint, errno: code) : .system(error.call ?? "connect", errno: code)
     }
 }

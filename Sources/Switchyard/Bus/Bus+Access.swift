@@ -52,7 +52,8 @@ extension Bus {
             inboxCapacity: configuration.bus.inboxCapacity,
             plugins: runners.map(\.statistics),
             control: storage?.controlStatistics,
-            journal: storage?.journal?.statistics
+            journal: storage?.journal?.statistics,
+            http: storage?.httpStatistics
         )
     }
 

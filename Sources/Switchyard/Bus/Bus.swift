@@ -45,8 +45,8 @@ public final actor Bus {
     nonisolated let rate = ActionRateMeter()
     nonisolated let startedAt = ContinuousClock.now
     var phase = Phase.idle
-    private let readiness = CurrentValue(false)
-    private nonisolated let stopRequested: CurrentValue<Bool>
+    nonisolated let readiness = CurrentValue(false)
+    nonisolated let stopRequested: CurrentValue<Bool>
     /// `true` while a reload changes the plugins; shutting down waits for it.
     let reloading = CurrentValue(false)
 
@@ -240,7 +240,7 @@ public final actor Bus {
         phase = .starting
         if let storage {
             do {
-                try storage.start(backend: controlBackend(), clock: core.clock, log: core.log)
+                try storage.start(backend: controlBackend(), http: httpBackend(), clock: core.clock, log: core.log)
             } catch {
                 phase = .finished
                 readiness.finish()
@@ -277,7 +277,8 @@ public final actor Bus {
             ])
             core.log.write(.info, "ready: bus \"\(name)\" with \(runners.count) plugin\(runners.count == 1 ? "" : "s")"
                 + (runners.isEmpty ? "" : " (\(runners.map(\.name).joined(separator: ", ")))")
-                + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? ""))
+                + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? "")
+                + (storage?.httpURL.map { "; http \($0)" } ?? ""))
             readiness.send(true)
             for await stop in stopRequested.subscribe() where stop { break }
         }

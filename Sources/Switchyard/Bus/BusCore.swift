@@ -96,17 +96,44 @@ enum BusStateReducer {
 
 /// Counters the bus keeps beside the store's: actions reduced per source.
 final class BusCounters: Sendable {
-    private let bySource = Mutex([String: UInt64]())
+    /// How many distinct action types get a count of their own; later types are counted
+    /// together as `other`, so a bus that makes up types cannot grow memory or metrics
+    /// without bound.
+    static let trackedTypes = 100
 
-    /// Counts a reduced batch by source; one lock per batch.
+    private struct Counts: Sendable {
+        var bySource: [String: UInt64] = [:]
+        var byType: [String: UInt64] = [:]
+        var otherTypes: UInt64 = 0
+    }
+
+    private let counts = Mutex(Counts())
+
+    /// Counts a reduced batch by source and by type; one lock per batch.
     func count(_ actions: [BusAction]) {
-        bySource.withLock { counts in
-            for action in actions { counts[action.source, default: 0] &+= 1 }
+        counts.withLock { counts in
+            for action in actions {
+                counts.bySource[action.source, default: 0] &+= 1
+                if let index = counts.byType.index(forKey: action.type) {
+                    counts.byType.values[index] &+= 1
+                } else if counts.byType.count < Self.trackedTypes {
+                    counts.byType[action.type] = 1
+                } else {
+                    counts.otherTypes &+= 1
+                }
+            }
         }
     }
 
     /// Actions reduced so far whose source is `source`.
     func emitted(by source: String) -> UInt64 {
-        bySource.withLock { $0[source] ?? 0 }
+        counts.withLock { $0.bySource[source] ?? 0 }
+    }
+
+    /// Actions reduced so far by type: the first ``trackedTypes`` types seen each on their
+    /// own (a type keeps its count once it has one, so every count only grows), the rest in
+    /// `other`.
+    func byType() -> (types: [String: UInt64], other: UInt64) {
+        counts.withLock { ($0.byType, $0.otherTypes) }
     }
 }

@@ -7,6 +7,7 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
         case notRunning
         case reloadInProgress
         case journalFailed(JournalError)
+        case httpServer(listen: String, reason: String)
     }
 
     private let code: Code
@@ -26,6 +27,11 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The control socket could not be opened: a live bus listens on it, or a system call failed.
     public static func controlSocket(_ path: String, reason: String) -> BusError {
         BusError(.controlSocket(path: path, reason: reason))
+    }
+
+    /// The HTTP server (`bus.http`) could not listen: the port is in use, or a system call failed.
+    public static func httpServer(_ listen: String, reason: String) -> BusError {
+        BusError(.httpServer(listen: listen, reason: reason))
     }
 
     /// A reload was asked of a bus that is not running (still starting, or stopping).
@@ -55,6 +61,8 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
             return "another reload is in progress"
         case .journalFailed(let error):
             return "the journal failed, so the bus stopped: \(error)"
+        case .httpServer(let listen, let reason):
+            return "cannot serve HTTP on \(listen) (bus.http.listen): \(reason)"
         }
     }
 }

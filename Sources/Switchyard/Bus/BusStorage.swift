@@ -6,8 +6,10 @@ final class BusStorage: Sendable {
     let services: BusServices
     let journal: Journal?
     let control: ControlSettings
+    let http: HTTPSettings?
     private let lock: Mutex<DataDirectoryLock?>
     private let server = Mutex<ControlServer?>(nil)
+    private let httpServer = Mutex<HTTPServer?>(nil)
 
     /// What opening found: the state to start from and the first sequence number to stamp.
     struct Opened: Sendable {
@@ -16,9 +18,10 @@ final class BusStorage: Sendable {
         var firstSequence: UInt64
     }
 
-    private init(dataDirectory: String, services: BusServices, journal: Journal?, control: ControlSettings, lock: DataDirectoryLock) {
+    private init(dataDirectory: String, services: BusServices, journal: Journal?, control: ControlSettings, http: HTTPSettings?, lock: DataDirectoryLock) {
         self.dataDirectory = dataDirectory
         self.control = control
+        self.http = http
         self.services = services
         self.journal = journal
         self.lock = Mutex(lock)
@@ -58,7 +61,7 @@ final class BusStorage: Sendable {
                 log.write(.info, "journal: restored through sequence \(restored.lastSequence) (\(snapshot)\(restored.replayed) replayed) from \(opened.layout.directory) in \(Int((clock.now - started).seconds * 1000)) ms")
             }
         }
-        let storage = BusStorage(dataDirectory: settings.dataDirectory, services: services, journal: journal, control: settings.control, lock: lock)
+        let storage = BusStorage(dataDirectory: settings.dataDirectory, services: services, journal: journal, control: settings.control, http: settings.http, lock: lock)
         return Opened(storage: storage, state: state, firstSequence: firstSequence)
     }
 
@@ -75,10 +78,22 @@ final class BusStorage: Sendable {
         }
     }
 
-    /// Starts the journal's flushing and the control server.
-    /// - Throws: ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened.
-    func start<C: Clock>(backend: ControlBackend, clock: C, log: LogSink) throws(BusError) where C.Duration == Duration {
+    /// Starts the journal's flushing, the control server and, when configured, the HTTP server.
+    /// - Throws: ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened;
+    ///   ``BusError/httpServer(_:reason:)`` when the HTTP address cannot be listened on.
+    func start<C: Clock>(backend: ControlBackend, http httpBackend: @autoclosure () -> HTTPBackend, clock: C, log: LogSink) throws(BusError) where C.Duration == Duration {
         journal?.startFlushing(on: clock)
+        if let http {
+            var limits = HTTPLimits()
+            limits.maximumConnections = http.maximumConnections
+            limits.requestTimeout = http.requestTimeout
+            do {
+                let started = try HTTPServer.start(settings: http, limits: limits, backend: httpBackend(), log: log)
+                httpServer.withLock { $0 = started }
+            } catch {
+                throw .httpServer(http.authority, reason: error.description)
+            }
+        }
         guard services.controlSocket else { return }
         do {
             var limits = services.controlLimits
@@ -97,8 +112,16 @@ final class BusStorage: Sendable {
         await journal?.close(finalState: finalState)
         let server = server.withLock { $0 }
         await server?.shutDown(grace: grace)
+        let httpServer = httpServer.withLock { $0 }
+        await httpServer?.shutDown(grace: grace)
         lock.withLock { $0 = nil }
     }
 
     var controlStatistics: ControlStatistics? { server.withLock { $0?.statistics } }
+
+    /// The HTTP server's counters; `nil` when it does not run.
+    var httpStatistics: HTTPStatistics? { httpServer.withLock { $0?.statistics } }
+
+    /// The HTTP server's root URL (`http://127.0.0.1:8080/`); `nil` when it does not run.
+    var httpURL: String? { httpServer.withLock { $0?.url } }
 }

@@ -20,6 +20,9 @@ public struct BusSettings: Sendable, Hashable {
     /// Who may use the control socket and how long idle connections stay; see
     /// ``ControlSettings`` for its defaults.
     public var control = ControlSettings()
+    /// Where the bus serves HTTP (dashboard, metrics, health, API); `nil` (the default) serves
+    /// none. See ``HTTPSettings``.
+    public var http: HTTPSettings?
 
     /// Creates settings; every parameter has the default documented on its property (a `nil`
     /// data directory is `.switchyard/<name>`).
@@ -84,6 +87,7 @@ public struct BusSettings: Sendable, Hashable {
             logLevel: settings.oneOf("logLevel", default: defaults.logLevel)
         )
         result.control = settings.object("control").map(ControlSettings.read(from:)) ?? defaults.control
+        result.http = settings.object("http").map(HTTPSettings.read(from:))
         return result
     }
 }

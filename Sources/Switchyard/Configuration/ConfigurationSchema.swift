@@ -133,6 +133,12 @@ extension BusSettings {
         SettingDescription("journal.snapshotEvery", "integer ≥ 1", default: "10000", "Actions journaled between state snapshots."),
         SettingDescription("stopTimeout", "number of seconds > 0", default: "10", "How long plugins get to stop on shutdown."),
         SettingDescription("inboxCapacity", "integer 1-10000000", default: "4096", "Actions waiting in the store's inbox before senders wait."),
+        SettingDescription("http.listen", "string", default: "\"127.0.0.1:8080\"",
+                           "Serve the dashboard, /metrics, /healthz, /readyz and /api over HTTP at HOST:PORT (a numeric address); no http section serves none."),
+        SettingDescription("http.token", "string", default: "none",
+                           "The token clients present (Authorization: Bearer, or ?token= once, then a cookie); required off loopback."),
+        SettingDescription("http.maxConnections", "integer 1-10000", default: "64", "HTTP connections served at once; one more gets 503."),
+        SettingDescription("http.requestTimeout", "number of seconds > 0", default: "10", "How long a client may take to send one request; then 408."),
         SettingDescription("logLevel", "\"trace\" | \"debug\" | \"info\" | \"warning\" | \"error\"", default: "\"info\"",
                            "The lowest level of log lines on stderr; --log-level overrides it."),
     ]

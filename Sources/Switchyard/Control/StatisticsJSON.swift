@@ -19,6 +19,7 @@ extension BusStatistics {
             "control": control?.json ?? .null,
             "journal": journal?.json ?? .null,
         ]
+        if let http { object["http"] = http.json }
         object["middlewareDrops"] = .integer(Int64(store.middlewareDrops))
         return .object(object)
     }

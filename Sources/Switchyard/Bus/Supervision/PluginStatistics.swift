@@ -52,4 +52,6 @@ public struct BusStatistics: Sendable, Hashable {
     public var control: ControlStatistics?
     /// The journal's counters; `nil` without a journal.
     public var journal: JournalStatistics?
+    /// The HTTP server's counters; `nil` when it does not run.
+    public var http: HTTPStatistics? = nil
 }

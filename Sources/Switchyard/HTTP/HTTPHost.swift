@@ -1,0 +1,281 @@
+import Glibc
+import SwitchyardIO
+import SwitchyardStreams
+
+/// The loop-side half of the HTTP server: accepts clients, answers each connection's requests
+/// in order and sends its bytes, all on the event loop's thread.
+///
+/// Event-driven like the control host: readiness, the server's outbox signal, or a
+/// connection's timer (request timeout, idle timeout, the stop deadline).
+final class HTTPHost {
+    private let server: HTTPServer
+    private let thread: LoopThread
+    private let router: HTTPRouter
+    private var acceptor: Acceptor?
+    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    private var stopDeadline: ContinuousClock.Instant?
+    private var stopTimer: TimerID?
+    private var finished = false
+    private var loggedDescriptorExhaustion = false
+    private var loggedDrop = false
+
+    private init(server: HTTPServer, thread: LoopThread) {
+        self.server = server
+        self.thread = thread
+        router = HTTPRouter(backend: server.backend, authorization: HTTPAuthorization(token: server.settings.token))
+    }
+
+    /// Starts serving `server`'s listener on `thread`.
+    static func start(server: HTTPServer, on thread: LoopThread) {
+        let host = HTTPHost(server: server, thread: thread)
+        thread.setSignalHandler(server.outboxSignal) { host.serviceAll() }
+        thread.setSignalHandler(server.stopSignal) { host.stop() }
+        do {
+            host.acceptor = try Acceptor(listener: server.listener, on: thread) { host.accepted($0) }
+        } catch {
+            server.log.write(.error, "http: the server stopped: \(error)")
+            host.finish()
+        }
+    }
+
+    private func accepted(_ event: Acceptor.Event) {
+        switch event {
+        case .connection(let descriptor):
+            loggedDescriptorExhaustion = false
+            admit(descriptor)
+        case .outOfDescriptors(let code, let refused):
+            if !loggedDescriptorExhaustion {
+                loggedDescriptorExhaustion = true
+                server.log.write(.warning, "http: out of file descriptors (\(IOError.text(code))); refusing connections with 503 until some close")
+            }
+            if let refused { refuse(refused, "the bus has run out of file descriptors; try again later") }
+        case .failed(let code):
+            server.log.write(.warning, "http: accept failed: \(IOError.text(code)); pausing")
+        }
+    }
+
+    private func admit(_ descriptor: Int32) {
+        guard connections.count < server.limits.maximumConnections else {
+            refuse(descriptor, "the bus serves at most \(server.limits.maximumConnections) HTTP connections at a time; try again later")
+            return
+        }
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        let channel: SocketChannel
+        do {
+            channel = try SocketChannel(descriptor: descriptor, on: thread)
+        } catch {
+            server.log.write(.warning, "http: cannot serve a connection: \(error)")
+            refuse(descriptor, "the bus cannot serve a connection now; try again later")
+            return
+        }
+        let connection = HTTPConnection(channel: channel, limits: server.limits, host: self)
+        channel.handler = connection
+        connections[ObjectIdentifier(connection)] = connection
+        server.count { statistics in
+            statistics.accepted += 1
+            statistics.connections += 1
+        }
+        armTimer(connection)
+    }
+
+    /// Answers 503 and closes: the request is not read, so the client is told before it sends.
+    private func refuse(_ descriptor: Int32, _ message: String) {
+        var response = HTTPResponse.text("503 Service Unavailable: \(message)", status: 503)
+        response.headers["Retry-After"] = "1"
+        _ = response.serialized(keepAlive: false).withUnsafeBytes { Sockets.send(descriptor, $0) }
+        Glibc.close(descriptor)
+        server.count { statistics in
+            statistics.refused += 1
+            statistics.responses[503, default: 0] += 1
+        }
+    }
+
+    private func serviceAll() {
+        for connection in Array(connections.values) { service(connection) }
+    }
+
+    /// Collects the connection's events, answers its requests while it may, sends, and closes
+    /// it when it is done.
+    func service(_ connection: HTTPConnection) {
+        guard connections[ObjectIdentifier(connection)] != nil else { return }
+        if let events = connection.outbox.takeEvents() {
+            if events.completions > 0 { connection.awaitingResponse = false }
+            if let reason = events.dropped {
+                server.count { $0.streamsDropped += 1 }
+                if !loggedDrop {
+                    loggedDrop = true
+                    server.log.write(.warning, "http: dropped an event-stream client: \(reason) (further drops are counted in stats http.streamsDropped)")
+                }
+                close(connection)
+                return
+            }
+            if events.finished { connection.closing = true }
+        }
+        while stopDeadline == nil, !connection.closing, !connection.awaitingResponse, connection.stream == nil,
+              let event = connection.parser.next() {
+            switch event {
+            case .continueExpected:
+                connection.outbox.appendReply(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            case .failure(let failure):
+                respond(HTTPResponse.failure(failure), to: connection, keepAlive: false)
+            case .request(let request):
+                connection.requestStarted = connection.parser.isInsideRequest ? ContinuousClock.now : nil
+                perform(request, on: connection)
+            }
+        }
+        connection.flush()
+        if connection.isDone || (stopDeadline.map { connection.isIdle || ContinuousClock.now >= $0 } ?? false) {
+            close(connection)
+            return
+        }
+        connection.updateInterest(readAhead: server.limits.readAhead)
+        armTimer(connection)
+    }
+
+    private func respond(_ response: HTTPResponse, to connection: HTTPConnection, keepAlive: Bool, headOnly: Bool = false) {
+        connection.outbox.appendReply(response.serialized(keepAlive: keepAlive, headOnly: headOnly))
+        if !keepAlive { connection.closing = true }
+        server.count { $0.responses[response.status, default: 0] += 1 }
+    }
+
+    private func perform(_ request: HTTPRequest, on connection: HTTPConnection) {
+        let keepAlive = request.keepsAlive
+        switch router.route(request) {
+        case .respond(let response):
+            respond(response, to: connection, keepAlive: keepAlive, headOnly: request.method == "HEAD")
+        case .dispatch(let action, let headers):
+            connection.awaitingResponse = true
+            let outbox = connection.outbox
+            let server = self.server
+            _ = server.backend.control.dispatch(action) { outcome in
+                var response: HTTPResponse
+                switch outcome {
+                case .dispatched(let id): response = .json(["id": .integer(Int64(clamping: id)), "ok": true])
+                case .stopping: response = .error(status: 503, code: ControlError.stopping.code, ControlError.stopping.message)
+                case .journalFailed(let reason):
+                    let error = ControlError.journalFailed(reason)
+                    response = .error(status: 500, code: error.code, error.message)
+                }
+                response.headers.merge(headers) { _, new in new }
+                response.headers["Cache-Control"] = "no-store"
+                server.count { $0.responses[response.status, default: 0] += 1 }
+                outbox.complete(with: response.serialized(keepAlive: keepAlive))
+                server.wake()
+            }
+            if !keepAlive { connection.closing = true }
+        case .stream(let pattern, let lastEventID, let headers):
+            startStream(pattern, lastEventID: lastEventID, headers: headers, request: request, on: connection)
+        }
+    }
+
+    private func startStream(_ pattern: TypePattern, lastEventID: UInt64?, headers: [String: String], request: HTTPRequest, on connection: HTTPConnection) {
+        var response = HTTPResponse(status: 200, headers: headers)
+        response.headers["Content-Type"] = "text/event-stream"
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Accel-Buffering"] = "no"
+        server.count { $0.responses[200, default: 0] += 1 }
+        var head = response.head(keepAlive: false, bodyLength: nil)
+        guard request.method != "HEAD" else {
+            connection.outbox.appendReply(head)
+            connection.closing = true
+            return
+        }
+        // A comment first, so the client sees the stream open before the first action.
+        head.append(contentsOf: ": switchyard event stream\n\n".utf8)
+        let limits = server.limits
+        let server = self.server
+        let stream = HTTPEventStream(
+            actions: server.backend.control.actions(pattern, limits.streamBufferActions, .dropNewest),
+            pattern: pattern, lastEventID: lastEventID, journalDirectory: server.backend.journalDirectory,
+            outbox: connection.outbox, limits: limits, wake: { server.wake() }
+        )
+        connection.outbox.appendReply(head)
+        server.count { $0.streams += 1 }
+        connection.stream = Task { await stream.run() }
+    }
+
+    /// Keeps one timer per connection at its next deadline: the request timeout while a
+    /// request arrives, else the idle timeout while it waits for one.
+    private func armTimer(_ connection: HTTPConnection) {
+        let due: ContinuousClock.Instant?
+        if let started = connection.requestStarted, !connection.awaitingResponse {
+            due = started.advanced(by: server.limits.requestTimeout)
+        } else if connection.isIdle || (connection.stream == nil && !connection.awaitingResponse) {
+            due = connection.lastActivity.advanced(by: server.limits.idleTimeout)
+        } else {
+            due = nil
+        }
+        if let timer = connection.timer {
+            if timer.due == due { return }
+            thread.cancel(timer.id)
+            connection.timer = nil
+        }
+        guard let due else { return }
+        let id = thread.schedule(at: due) { [weak self, weak connection] in
+            guard let self, let connection else { return }
+            connection.timer = nil
+            self.expire(connection)
+        }
+        connection.timer = (id, due)
+    }
+
+    private func expire(_ connection: HTTPConnection) {
+        guard connections[ObjectIdentifier(connection)] != nil else { return }
+        let now = ContinuousClock.now
+        if let started = connection.requestStarted, !connection.awaitingResponse,
+           now >= started.advanced(by: server.limits.requestTimeout) {
+            server.count { $0.timedOut += 1 }
+            connection.parser = HTTPRequestParser(limits: server.limits)
+            respond(HTTPResponse.failure(.requestTimeout(server.limits.requestTimeout)), to: connection, keepAlive: false)
+            connection.requestStarted = nil
+            service(connection)
+            return
+        }
+        if connection.stream == nil, !connection.awaitingResponse, connection.requestStarted == nil,
+           now >= connection.lastActivity.advanced(by: server.limits.idleTimeout) {
+            close(connection)
+            return
+        }
+        service(connection)
+    }
+
+    private func stop() {
+        guard stopDeadline == nil, !finished, let deadline = server.stopDeadline else { return }
+        stopDeadline = deadline
+        acceptor?.stop()
+        acceptor = nil
+        stopTimer = thread.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.stopTimer = nil
+            self.finish()
+        }
+        serviceAll()
+        if connections.isEmpty { finish() }
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        for connection in Array(connections.values) { close(connection) }
+        acceptor?.stop()
+        acceptor = nil
+        if let stopTimer { thread.cancel(stopTimer) }
+        thread.removeSignal(server.outboxSignal)
+        thread.removeSignal(server.stopSignal)
+        server.markExited()
+    }
+
+    private func close(_ connection: HTTPConnection) {
+        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        connection.flush()
+        if let timer = connection.timer { thread.cancel(timer.id) }
+        connection.timer = nil
+        server.count { statistics in
+            statistics.connections -= 1
+            if connection.stream != nil { statistics.streams -= 1 }
+        }
+        connection.close()
+        if stopDeadline != nil, connections.isEmpty { finish() }
+    }
+}

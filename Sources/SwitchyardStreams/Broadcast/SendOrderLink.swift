@@ -65,8 +65,10 @@ struct _SlotOrder: Sendable {
 extension _SubscriberSlot {
     /// ``offer(_:wakeups:)`` and ``offerUnlessFull(_:wakeups:)`` for a linked slot: the same
     /// policy decisions for the primary, with a stamp per accepted element; the other never
-    /// waits and keeps one element per stamp.
+    /// waits and keeps one element per stamp. Kept out of line so the unlinked path of `send`
+    /// stays as small as before (and inlined into its callers).
     @inlinable
+    @inline(never)
     mutating func offerOrdered(_ element: Element, canWait: Bool, wakeups: inout _Wakeups) -> Bool {
         guard let order else { return true }
         guard order.role == .primary else {

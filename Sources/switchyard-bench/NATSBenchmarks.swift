@@ -310,7 +310,7 @@ final class RawSession {
     init?(port: Int) {
         guard let descriptor = RawNATS.connect(port: port) else { return nil }
         self.descriptor = descriptor
-        write(Array("CONNECT {\"verbose\":false,\"echo\":true}\r\nSUB bench.raw 1\r\nPING\r\n".utf8))
+        write(Array("CONNECT {\"verbose\":false,\"echo\":true,\"headers\":true}\r\nSUB bench.raw 1\r\nPING\r\n".utf8))
         while let line = readLine(), line != "PONG" {}
     }
 

@@ -157,7 +157,7 @@ struct NATSProcessTests {
         let server = try await NATSServer()
         let fleet = try Fleet()
         let environment = ["NATS_URL": server.url]
-        let root = BusProcess.packageRoot.appendingPathComponent("Config")
+        let root = SwitchyardProcess.packageRoot.appendingPathComponent("Config")
         let b = try BusProcess(config: root.appendingPathComponent("fleet-b.json").path, actionLog: fleet.directory.path("fleet-b.jsonl"),
                                directory: fleet.directory.url, environment: environment.merging(["FLEET_LOG": fleet.directory.path("fleet-b.jsonl")]) { $1 })
         await b.wait("fleet-b to connect") { $0.actions("nats/status").last?.payload["status"] == "connected" }

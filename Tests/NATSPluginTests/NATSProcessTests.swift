@@ -99,6 +99,8 @@ struct NATSProcessTests {
         await b.wait("bus-b to connect", until: Self.connected)
         try fleet.touch("go")
         await b.wait("bus-b to receive the small action") { !$0.numbers("ping/a", source: "nats:bus-a").isEmpty }
+        // A's logger may write its failure just after B received the next action.
+        await a.wait("bus-a to log the oversized action") { !$0.actions("fleet/failed").isEmpty }
         let failure = try #require(a.actions("fleet/failed").first)
         #expect(failure.payload["kind"] == "oversized")
         #expect(failure.payload["maxPayload"] == 2048)

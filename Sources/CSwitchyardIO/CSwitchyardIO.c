@@ -2,6 +2,7 @@
 #include "CSwitchyardIO.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -44,6 +45,19 @@ int csio_pidfd_reap(int pidfd, int *exited, int *code, int *signal) {
     *code = info.si_code == CLD_EXITED ? info.si_status : 0;
     *signal = info.si_code == CLD_EXITED ? 0 : info.si_status;
     return 0;
+}
+
+int csio_pidfd_exited(int pidfd) {
+    siginfo_t info = { 0 };
+    if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
+    return info.si_pid != 0;
+}
+
+void csio_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 int csio_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }

@@ -36,18 +36,24 @@ package final class ChildExitWatcher: DescriptorHandler {
     private let thread: LoopThread
     private var registration: Registration?
     private var onExit: ((ProcessExit) -> Void)?
+    private var beforeReap: (() -> Void)?
 
     /// Starts watching `pid`, a child of this process; `onExit` runs on the loop once, after
-    /// the child was reaped.
+    /// the child was reaped. `beforeReap` (default none) runs on the loop once the child has
+    /// exited but before it is reaped, while its pid and process group id still cannot be
+    /// reused: the moment to kill what it left running in its group.
     /// - Throws: ``IOError`` when the pidfd cannot be opened (no such child, or a kernel
     ///   older than 5.3) or registered.
-    package init(pid: pid_t, on thread: LoopThread, onExit: @escaping (ProcessExit) -> Void) throws(IOError) {
+    package init(
+        pid: pid_t, on thread: LoopThread, beforeReap: (() -> Void)? = nil, onExit: @escaping (ProcessExit) -> Void
+    ) throws(IOError) {
         let pidfd = csio_pidfd_open(pid)
         guard pidfd >= 0 else { throw IOError.system("pidfd_open", errno: errno) }
         self.pid = pid
         self.pidfd = pidfd
         self.thread = thread
         self.onExit = onExit
+        self.beforeReap = beforeReap
         do {
             registration = try thread.register(pidfd, interest: .readable, handler: self)
         } catch {
@@ -65,6 +71,13 @@ package final class ChildExitWatcher: DescriptorHandler {
     }
 
     package func ready(_ events: IOEvents) {
+        if let beforeReap {
+            let state = csio_pidfd_exited(pidfd)
+            if state < 0, errno == ECHILD { return finish(.unknown) }
+            guard state == 1 else { return }
+            self.beforeReap = nil
+            beforeReap()
+        }
         var exited: Int32 = 0
         var code: Int32 = 0
         var signal: Int32 = 0
@@ -83,6 +96,7 @@ package final class ChildExitWatcher: DescriptorHandler {
         Glibc.close(pidfd)
         let onExit = self.onExit
         self.onExit = nil
+        beforeReap = nil
         onExit?(status)
     }
 }

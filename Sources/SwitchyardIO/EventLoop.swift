@@ -44,6 +44,9 @@ package final class EventLoop: Sendable {
         self.epoll = epoll
         self.wakeup = wakeup
         let thread = Thread { [self] in
+            // Pipes to children are written from here; a child that closed its end must cost
+            // an EPIPE, not the process.
+            csio_block_sigpipe()
             LoopThread(loop: self).run()
             let waiters = finished.withLock { waiters in
                 defer { waiters = nil }

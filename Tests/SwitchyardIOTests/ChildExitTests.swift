@@ -38,6 +38,28 @@ struct ChildExitTests {
         await loop.shutDown()
     }
 
+    /// `beforeReap` runs once the child has exited but is not reaped yet: its pid still
+    /// names a zombie then, and is gone after `onExit`.
+    @Test func beforeReapSeesTheZombie() async throws {
+        let loop = try EventLoop(name: "test.before-reap")
+        let pid = try spawn(["/bin/sh", "-c", "exit 4"])
+        let seen = Recorder<String>()
+        loop.execute { thread in
+            do {
+                _ = try ChildExitWatcher(
+                    pid: pid, on: thread,
+                    beforeReap: { seen.append(waitid(P_PID, id_t(pid), nil, WEXITED | WNOHANG | WNOWAIT) == 0 ? "zombie" : "gone") },
+                    onExit: { seen.append("\($0)") })
+            } catch {
+                seen.append("\(error)")
+            }
+        }
+        await waitUntil("the child's exit was heard") { seen.count == 2 }
+        #expect(seen.all == ["zombie", "\(ProcessExit.exited(4))"])
+        #expect(waitpid(pid, nil, WNOHANG) == -1 && errno == ECHILD)
+        await loop.shutDown()
+    }
+
     private func spawn(_ arguments: [String]) throws -> pid_t {
         var pid: pid_t = 0
         let argv = arguments.map { strdup($0) } + [nil]

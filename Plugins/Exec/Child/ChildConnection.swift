@@ -2,17 +2,19 @@ import CExecSpawn
 import Foundation
 import Glibc
 import Synchronization
+import SwitchyardIO
 
 /// A running child process and the pipes to it, usable from async code without ever blocking
 /// a cooperative thread.
 ///
-/// Two threads of its own do the waiting: an I/O thread polls the child's stdin, stdout and
-/// stderr (non-blocking, with a wake-up pipe for the bus side), and a reaper thread waits for
-/// the child to exit. Lines for the child go into a bounded queue (``enqueue(_:)`` never
-/// waits); lines from it come out of ``next()``, and reading pauses while the consumer is
-/// behind, so a flooding child is slowed down instead of growing memory. When the child
-/// exits, whatever is left in its process group is killed, the child is reaped, every pipe
-/// is closed, and ``next()`` returns ``ChildEvent/exited(_:)`` as its last event.
+/// It has no thread of its own: the child's stdin, stdout and stderr (non-blocking) and its
+/// pidfd are served by the process's event loop (``ChildPipeHandler``), which the bus side
+/// wakes through a ``LoopSignal``. Lines for the child go into a bounded queue
+/// (``enqueue(_:)`` never waits); lines from it come out of ``next()``, and reading pauses
+/// while the consumer is behind, so a flooding child is slowed down instead of growing memory.
+/// When the child exits, whatever is left in its process group is killed, the child is
+/// reaped, every pipe is closed, and ``next()`` returns ``ChildEvent/exited(_:)`` as its last
+/// event.
 final class ChildConnection: Sendable {
     /// The child's pid, also its process group id.
     let pid: pid_t
@@ -23,42 +25,31 @@ final class ChildConnection: Sendable {
     let pipeInodes: Set<UInt64>
 
     private let state: Mutex<ChildConnectionState>
-    private let wakeWrite: Int32
+    private let wake: LoopSignal
 
-    private init(pid: pid_t, command: ChildCommand, pipeInodes: Set<UInt64>, limits: ChildLimits, wakeWrite: Int32) {
+    private init(pid: pid_t, command: ChildCommand, pipeInodes: Set<UInt64>, limits: ChildLimits, wake: LoopSignal) {
         self.pid = pid
         self.command = command
         self.pipeInodes = pipeInodes
         self.state = Mutex(ChildConnectionState(limits: limits))
-        self.wakeWrite = wakeWrite
+        self.wake = wake
     }
 
     /// Starts `command`; throws ``ExecError`` when it cannot be started.
     static func start(_ command: ChildCommand, limits: ChildLimits = ChildLimits()) throws(ExecError) -> ChildConnection {
+        let loop: EventLoop
+        do {
+            loop = try EventLoop.shared()
+        } catch {
+            throw .pipe(errno: error.errno ?? EMFILE)
+        }
         let child = try ChildSpawner.spawn(command)
-        var wake: [Int32] = [-1, -1]
-        guard cexec_pipe_cloexec(&wake, 1) == 0 else {
-            let error = errno
-            for descriptor in [child.stdin, child.stdout, child.stderr] {
-                close(descriptor)
-            }
-            kill(-child.pid, SIGKILL)
-            cexec_child_forget(child.pid)
-            var status: Int32 = 0
-            while waitpid(child.pid, &status, 0) == -1, errno == EINTR {}
-            throw .pipe(errno: error)
+        let inodes = Set([child.stdin, child.stdout, child.stderr].map(Self.inode(of:)))
+        let wake = loop.makeSignal()
+        let connection = ChildConnection(pid: child.pid, command: command, pipeInodes: inodes, limits: limits, wake: wake)
+        loop.execute { thread in
+            ChildPipeHandler.start(connection, child: child, limits: limits, wake: wake, on: thread)
         }
-        let inodes = Set([child.stdin, child.stdout, child.stderr, wake[0]].map(Self.inode(of:)))
-        let connection = ChildConnection(pid: child.pid, command: command, pipeInodes: inodes, limits: limits, wakeWrite: wake[1])
-        let (wakeRead, wakeWrite) = (wake[0], wake[1])
-        let ioThread = Thread {
-            ChildIOLoop(connection: connection, child: child, wakeRead: wakeRead, wakeWrite: wakeWrite, limits: limits).run()
-        }
-        ioThread.name = "exec-io-\(child.pid)"
-        ioThread.start()
-        let reaperThread = Thread { connection.reap() }
-        reaperThread.name = "exec-reaper-\(child.pid)"
-        reaperThread.start()
         return connection
     }
 
@@ -69,7 +60,7 @@ final class ChildConnection: Sendable {
     func enqueue(_ line: [UInt8]) -> InputQueue.PushResult {
         state.withLock { state in
             let (result, wakeIO) = state.enqueue(line)
-            if wakeIO { writeWakeByte() }
+            if wakeIO { wake.fire() }
             return result
         }
     }
@@ -77,16 +68,16 @@ final class ChildConnection: Sendable {
     /// Closes the child's stdin (the polite way to ask it to stop), discarding queued lines.
     func closeInput() {
         state.withLock { state in
-            if state.requestInputClose() { writeWakeByte() }
+            if state.requestInputClose() { wake.fire() }
         }
     }
 
-    /// Sends `signal` to the child's process group; `false` once the child has been reaped,
-    /// when its pid may already belong to another process.
+    /// Sends `signal` to the child's process group; `false` once the child has exited and is
+    /// about to be reaped, when its pid may soon belong to another process.
     @discardableResult
     func signal(_ signal: Int32) -> Bool {
         state.withLock { state in
-            state.exitStatus == nil && kill(-pid, signal) == 0
+            !state.isLeaderGone && kill(-pid, signal) == 0
         }
     }
 
@@ -116,7 +107,7 @@ final class ChildConnection: Sendable {
                     if Task.isCancelled { return .some(nil) }
                     switch state.takeEvent() {
                     case .event(let event, let wakeIO):
-                        if wakeIO { writeWakeByte() }
+                        if wakeIO { wake.fire() }
                         return .some(event)
                     case .end:
                         return .some(nil)
@@ -138,7 +129,7 @@ final class ChildConnection: Sendable {
         state.withLock { state in
             switch state.takeEvent() {
             case .event(let event, let wakeIO):
-                if wakeIO { writeWakeByte() }
+                if wakeIO { wake.fire() }
                 return .some(event)
             case .end:
                 return .some(nil)
@@ -148,7 +139,7 @@ final class ChildConnection: Sendable {
         }
     }
 
-    // MARK: The I/O thread
+    // MARK: The loop side
 
     /// See ``ChildConnectionState/planIO(wantsBatch:inputOpen:)``.
     func planIO(wantsBatch: Bool, inputOpen: Bool) -> ChildConnectionState.IOPlan {
@@ -171,47 +162,31 @@ final class ChildConnection: Sendable {
         consumer.resume(returning: event)
     }
 
-    /// Closes the wake pipe once nobody can write to it any more.
-    func retireWakePipe(read: Int32, write: Int32) {
-        state.withLock { $0.retireWakePipe() }
-        close(read)
-        close(write)
-    }
-
-    /// Queues the exit event once the I/O thread has closed every descriptor.
-    func finish(_ status: ChildExitStatus) {
-        guard let (consumer, event) = state.withLock({ $0.finish(status) }) else { return }
-        consumer.resume(returning: event)
-    }
-
-    // MARK: The reaper thread
-
-    private func reap() {
-        var info = siginfo_t()
-        var waited: Int32
-        repeat {
-            waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-        } while waited == -1 && errno == EINTR
+    /// The child has exited and is not reaped yet, so its pid still names only its process
+    /// group: whatever it left running there goes with it, and from now on ``signal(_:)``
+    /// sends nothing (the number may soon belong to another process).
+    func leaderExited() {
         state.withLock { state in
-            var exit = ChildExitStatus.exited(code: -1)
-            if waited == 0 {
-                // The leader is a zombie until reaped below, so its pid still names only our
-                // process group: whatever the child left running there goes with it.
-                kill(-pid, SIGKILL)
-                cexec_child_forget(pid)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-                exit = ChildExitStatus(waitStatus: status)
-            }
-            if state.recordExit(exit) { writeWakeByte() }
+            state.recordLeaderGone()
+            kill(-pid, SIGKILL)
+            cexec_child_forget(pid)
         }
     }
 
-    /// Called only under the state lock after the state agreed, so never after the wake pipe
-    /// was retired.
-    private func writeWakeByte() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+    /// Records how the reaped child ended; the loop side plans again itself.
+    func recordExit(_ status: ChildExitStatus) {
+        state.withLock { _ = $0.recordExit(status) }
+    }
+
+    /// The loop side is about to stop listening: from now on nobody wakes it.
+    func retireWake() {
+        state.withLock { $0.retireWakePipe() }
+    }
+
+    /// Queues the exit event once the loop side has closed every descriptor.
+    func finish(_ status: ChildExitStatus) {
+        guard let (consumer, event) = state.withLock({ $0.finish(status) }) else { return }
+        consumer.resume(returning: event)
     }
 
     private static func inode(of descriptor: Int32) -> UInt64 {

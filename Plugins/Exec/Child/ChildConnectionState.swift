@@ -1,8 +1,8 @@
-/// The state a child connection's bus side, its I/O thread and its reaper thread share, kept
+/// The state a child connection's bus side, and its loop side (on the event loop) share, kept
 /// under one lock. Every method is a pure transition; the caller performs what it returns
-/// (waking the I/O thread, resuming the consumer) so the logic is tested without processes.
+/// (firing the loop side's wake signal, resuming the consumer) so the logic is tested without processes.
 struct ChildConnectionState: Sendable {
-    /// What the I/O thread should do next, decided under the lock.
+    /// What the loop side should do next, decided under the lock.
     struct IOPlan: Sendable {
         /// Close the child's stdin now: the bus side asked for it.
         var closeInput = false
@@ -16,7 +16,7 @@ struct ChildConnectionState: Sendable {
 
     /// What a consumer asking for the next event gets.
     enum Take: Sendable {
-        /// The next event; `wakeIO` when taking it made room the I/O thread is waiting for.
+        /// The next event; `wakeIO` when taking it made room the loop side is waiting for.
         case event(ChildEvent, wakeIO: Bool)
         /// The exit event has been taken: nothing follows.
         case end
@@ -35,6 +35,8 @@ struct ChildConnectionState: Sendable {
     private var wakePending = false
     private var isWakePipeRetired = false
     private var exitTaken = false
+    /// Set once the child has exited (before it is reaped): its group is no longer signalled.
+    private(set) var isLeaderGone = false
     /// The most bytes of output buffered at once, to check the bound.
     private(set) var peakEventBytes = 0
 
@@ -48,10 +50,10 @@ struct ChildConnectionState: Sendable {
         events.count < limits.eventCapacity && eventBytes < limits.maximumLineLength
     }
 
-    // MARK: Waking the I/O thread
+    // MARK: Waking the loop side
 
-    /// Whether a wake-up byte must be written to reach the I/O thread: not when one is
-    /// already on its way, nor once the thread is about to close the wake pipe.
+    /// Whether the wake signal must be fired to reach the loop side: not when one is
+    /// already on its way, nor once the loop side has stopped listening.
     mutating func requestWake() -> Bool {
         guard !wakePending, !isWakePipeRetired else { return false }
         wakePending = true
@@ -61,13 +63,13 @@ struct ChildConnectionState: Sendable {
     // MARK: The bus side
 
     /// Queues a line for the child's stdin; returns what happened and whether to wake the
-    /// I/O thread.
+    /// loop side.
     mutating func enqueue(_ line: [UInt8]) -> (result: InputQueue.PushResult, wakeIO: Bool) {
         let result = input.push(line)
         return (result, result != .closed && requestWake())
     }
 
-    /// Asks the I/O thread to close the child's stdin; returns whether to wake it.
+    /// Asks the loop side to close the child's stdin; returns whether to wake it.
     mutating func requestInputClose() -> Bool {
         guard !inputCloseRequested else { return false }
         inputCloseRequested = true
@@ -94,9 +96,9 @@ struct ChildConnectionState: Sendable {
         return consumer
     }
 
-    // MARK: The I/O thread
+    // MARK: The loop side
 
-    /// Decides the I/O thread's next step. `wantsBatch` when it has nothing left to write,
+    /// Decides the loop side's next step. `wantsBatch` when it has nothing left to write,
     /// `inputOpen` while it still holds the child's stdin.
     mutating func planIO(wantsBatch: Bool, inputOpen: Bool) -> IOPlan {
         wakePending = false
@@ -123,7 +125,7 @@ struct ChildConnectionState: Sendable {
     }
 
     /// Buffers events from the child; returns the consumer to resume, if one waits, with the
-    /// first event. Bounds are the I/O thread's business: it reads only when there is room.
+    /// first event. Bounds are the loop side's business: it reads only when there is room.
     mutating func deliver(_ newEvents: [ChildEvent]) -> (CheckedContinuation<ChildEvent?, Never>, ChildEvent)? {
         for event in newEvents {
             events.append(event)
@@ -133,25 +135,30 @@ struct ChildConnectionState: Sendable {
         return handOver()
     }
 
-    /// Records the reaped child's status; returns whether to wake the I/O thread.
+    /// Records that the child has exited and is about to be reaped.
+    mutating func recordLeaderGone() {
+        isLeaderGone = true
+    }
+
+    /// Records the reaped child's status; returns whether to wake the loop side.
     mutating func recordExit(_ status: ChildExitStatus) -> Bool {
         exitStatus = status
         return requestWake()
     }
 
-    /// The I/O thread is about to close the wake pipe: from now on nobody may write to it.
+    /// The loop side has stopped listening: from now on nobody wakes it.
     mutating func retireWakePipe() {
         isWakePipeRetired = true
     }
 
-    /// The I/O thread is done: every descriptor is closed and the exit event follows the
+    /// The loop side is done: every descriptor is closed, and the exit event follows the
     /// buffered ones. Returns the consumer to resume, if one waits.
     mutating func finish(_ status: ChildExitStatus) -> (CheckedContinuation<ChildEvent?, Never>, ChildEvent)? {
         events.append(.exited(status))
         return handOver()
     }
 
-    // The I/O thread plans again after delivering, so handing over needs no wake-up.
+    // The loop side plans again after delivering, so handing over needs no wake-up.
     private mutating func handOver() -> (CheckedContinuation<ChildEvent?, Never>, ChildEvent)? {
         guard let waiting = consumer, let event = popEvent() else { return nil }
         consumer = nil

@@ -47,6 +47,15 @@ int csio_pidfd_signal(int pidfd, int signal);
 /// 0 while it runs, -1 with errno on failure.
 int csio_pidfd_reap(int pidfd, int *exited, int *code, int *signal);
 
+/// waitid(P_PIDFD, pidfd, WEXITED | WNOHANG | WNOWAIT): 1 when the child has exited (it stays
+/// a zombie, so its pid and process group id cannot be reused yet), 0 while it runs, -1 with
+/// errno on failure.
+int csio_pidfd_exited(int pidfd);
+
+/// Blocks SIGPIPE for the calling thread: a write to a pipe whose reader is gone then fails
+/// with EPIPE instead of killing the process.
+void csio_block_sigpipe(void);
+
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK).
 int csio_pipe(int fds[2]);
 

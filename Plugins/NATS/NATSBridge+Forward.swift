@@ -182,14 +182,30 @@ extension NATSBridge {
                 return reports
             }
             report(reports)
-            if batch.reachedEnd, batch.actions.isEmpty, batch.missing == nil {
-                // Caught up but the live stream left an action not yet readable: wait a moment.
-                if shared.withLock({ !($0.forward?.source.isLive ?? true) }) {
-                    do { try await context.sleep(for: .milliseconds(5)) } catch { return }
-                }
+            if batch.reachedEnd, batch.actions.isEmpty, batch.missing == nil, shared.withLock({ !($0.forward?.source.isLive ?? true) }) {
+                // Caught up, yet the live stream is not the source (it dropped actions during
+                // the read): read again once the journal grows, or when the machine rings.
+                guard await waitForAppend(journal, after: follower.position, wake: &wake) else { return }
             }
         }
     }
+
+    /// Waits until the journal holds an action after `position` or the doorbell rings;
+    /// `false` when the task is cancelled or the bridge closes.
+    private func waitForAppend(_ journal: PluginJournal, after position: UInt64, wake: inout AsyncStream<Void>.Iterator) async -> Bool {
+        guard let appends = journal.appends else {
+            // Nobody in this process tells of appends (a journal described from outside the
+            // bus writing it): look again after a while.
+            do { try await context.sleep(for: Self.unsignalledJournalPoll) } catch { return false }
+            return true
+        }
+        let token = appends.notify(after: position) { [ring] in ring.yield() }
+        defer { appends.cancel(token) }
+        return await wake.next() != nil
+    }
+
+    /// How often the journal task looks for appends when nobody tells it of them.
+    static var unsignalledJournalPoll: Duration { .milliseconds(100) }
 
     /// How long the journal task waits after failing to read the journal.
     static var journalRetryDelay: Duration { .seconds(1) }

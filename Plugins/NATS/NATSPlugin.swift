@@ -89,6 +89,8 @@ public struct NATSPlugin: Plugin {
     private func run<C: Clock>(context: PluginContext, clock: C) async where C.Duration == Duration {
         let start = clock.now
         let bridge = NATSBridge(settings: settings, context: context, now: { start.duration(to: clock.now) })
+        // Live counters for stats and /metrics; the slice's copy changes only with the status.
+        context.reportCounters { (bridge.counters.objectValue ?? [:]).compactMapValues { $0.intValue.map(Int64.init) } }
         await bridge.run()
     }
 

@@ -135,16 +135,29 @@ enum CommandTable {
             CommandSpec(name: "compact", abstract: "remove segments and snapshots the latest snapshot covers",
                         options: journalOptions),
             CommandSpec(
-                name: "export", abstract: "write a range of the journal as JSON lines, the format journal show prints",
-                discussion: "For a bug report: the file replays elsewhere (switchyard replay FILE) or goes into another data directory "
-                    + "(journal import). A damaged journal stops the export with file, line and byte (exit 1).",
+                name: "export", abstract: "write a range of the journal as JSON lines, or its location history as GPX or GeoJSON",
+                discussion: """
+                    For a bug report: the file replays elsewhere (switchyard replay FILE) or goes into another data directory
+                    (journal import). A damaged journal stops the export with file, line and byte (exit 1).
+                    --gpx and --geojson write the positions of every location-emitter (NAME/changed) and gpsd plugin
+                    (NAME/fix with a 2D or 3D fix) in the range: a GPX 1.1 track or a GeoJSON (RFC 7946) line per plugin,
+                    a new segment where the position was lost. No positions in the range: exit 1, nothing written.
+                    --since and --until are the same as --from and --to.
+                    """,
                 options: range + [
-                    .value("output", short: "o", "FILE", help: "write to FILE instead of stdout", completion: .file(extension: "jsonl")),
-                    .value("format", "FORMAT", help: "jsonl (default): one action a line", completion: .words(["jsonl"])),
+                    .value("since", "ID|TIME", help: "the same as --from", hidden: true),
+                    .value("until", "ID|TIME", help: "the same as --to", hidden: true),
+                    .value("output", short: "o", "FILE", help: "write to FILE instead of stdout", completion: .file(extension: nil)),
+                    .value("format", "FORMAT", help: "jsonl (default): one action a line; gpx or geojson: the location history",
+                           completion: .words(TrackExport.Format.allCases.map(\.rawValue))),
+                    .flag("gpx", help: "the same as --format gpx: the location history as a GPX 1.1 track"),
+                    .flag("geojson", help: "the same as --format geojson: the location history as a GeoJSON FeatureCollection"),
+                    .value("plugin", "NAME", help: "with --gpx or --geojson: only the track of the plugin called NAME"),
                 ] + journalOptions,
                 examples: [
                     .init("switchyard journal export --from 2026-11-22T09:00:00Z --to 2026-11-22T10:00:00Z -o hour.jsonl", "an hour of the recording"),
                     .init("switchyard journal export --types 'gps/*' --config Config/gpsd.json > fixes.jsonl", "only the receiver's actions"),
+                    .init("switchyard journal export --gpx --plugin location --since 2026-11-22T09:00:00Z > track.gpx", "where the device has been, for any map tool"),
                 ]),
             CommandSpec(
                 name: "import", abstract: "append exported actions to a data directory's journal",

@@ -9,6 +9,8 @@ struct JournalTransferCommand: Sendable {
     let query: JournalQuery
     /// `--output` for export, the `FILE` positional for import; `nil` or `-` for stdout/stdin.
     let file: String?
+    /// For export: the location history as GPX or GeoJSON instead of JSON lines.
+    let tracks: TrackExport?
 
     /// The command a parsed `journal export|import` line asks for.
     /// - Throws: ``UsageError`` for a bad range, pattern or format.
@@ -17,9 +19,8 @@ struct JournalTransferCommand: Sendable {
         self.options = options
         query = try RecordedRange.query(parsed)
         file = export ? parsed.value("output") : parsed[positional: "FILE"]
-        if let format = parsed.value("format"), format != "jsonl" {
-            throw UsageError("--format expects jsonl, got \"\(format)\"", path: parsed.path)
-        }
+        let format = export ? try TrackExport.Format.parse(parsed) : .jsonl
+        tracks = format == .jsonl && parsed.value("plugin") == nil ? nil : try TrackExport(format: format, parsed)
     }
 
     func run() -> ExitStatus {
@@ -35,7 +36,9 @@ struct JournalTransferCommand: Sendable {
         }
         let directory = JournalDirectory(dataDirectory: dataDirectory)
         do throws(JournalError) {
-            if export {
+            if export, let tracks {
+                try exportTracks(tracks, from: directory)
+            } else if export {
                 try exportActions(from: directory)
             } else {
                 try importActions(into: directory)
@@ -65,6 +68,28 @@ struct JournalTransferCommand: Sendable {
         }
         try FileTransfer.write(bytes, to: file)
         Output.error("exported \(actions.count) action\(actions.count == 1 ? "" : "s") to \(file)")
+    }
+
+    /// Writes the location history of the range, or says why there is none (exit 1, nothing
+    /// written).
+    private func exportTracks(_ tracks: TrackExport, from directory: JournalDirectory) throws(JournalError) {
+        guard access(directory.path, F_OK) == 0 else {
+            throw .system(path: directory.path, operation: "export", reason: "there is no journal (No such file or directory)")
+        }
+        let actions = try RecordedRange.actions(of: try JournalRecording(path: directory.path), query)
+        let range = query.since == nil && query.until == nil ? "in the journal" : "in the range"
+        let bytes: [UInt8]
+        do {
+            bytes = try tracks.document(actions, range: range, created: Date())
+        } catch {
+            throw .system(path: directory.path, operation: "export", reason: error.description)
+        }
+        guard let file, file != "-" else {
+            if !Output.out(bytes: bytes) { throw .system(path: "stdout", operation: "write to", reason: "it was closed") }
+            return
+        }
+        try FileTransfer.write(bytes, to: file)
+        Output.error("exported the location history to \(file)")
     }
 
     private func importActions(into directory: JournalDirectory) throws(JournalError) {

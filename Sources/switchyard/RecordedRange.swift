@@ -12,15 +12,29 @@ enum RecordedRange {
             guard let pattern = TypePattern(text) else { throw UsageError("--types: " + ClientCommand.patternProblem(text), path: parsed.path) }
             query.pattern = pattern
         }
-        query.since = try parsed.value("from").map { text throws(UsageError) in try JournalQuery.Bound(text, option: "from", path: parsed.path) }
-        query.until = try parsed.value("to").map { text throws(UsageError) in try JournalQuery.Bound(text, option: "to", path: parsed.path) }
+        let from = try option("from", alias: "since", parsed)
+        let to = try option("to", alias: "until", parsed)
+        query.since = try from.map { name, text throws(UsageError) in try JournalQuery.Bound(text, option: name, path: parsed.path) }
+        query.until = try to.map { name, text throws(UsageError) in try JournalQuery.Bound(text, option: name, path: parsed.path) }
         var empty = false
         if case .id(let from)? = query.since, case .id(let to)? = query.until, from > to { empty = true }
         if let from = query.since?.time, let to = query.until?.time, from > to { empty = true }
-        if empty {
-            throw UsageError("--from \(parsed.value("from") ?? "") is after --to \(parsed.value("to") ?? ""): the range is empty", path: parsed.path)
+        if empty, let from, let to {
+            throw UsageError("--\(from.name) \(from.text) is after --\(to.name) \(to.text): the range is empty", path: parsed.path)
         }
         return query
+    }
+
+    /// The option `name` or its alias (export takes `--since` and `--until` as `journal show`
+    /// spells them), with the name it was given by.
+    /// - Throws: ``UsageError`` when both are given.
+    private static func option(_ name: String, alias: String, _ parsed: ParsedArguments) throws(UsageError) -> (name: String, text: String)? {
+        switch (parsed.value(name), parsed.value(alias)) {
+        case (let text?, nil): return (name, text)
+        case (nil, let text?): return (alias, text)
+        case (_?, _?): throw UsageError("--\(alias) is the same as --\(name): give one of them", path: parsed.path)
+        case (nil, nil): return nil
+        }
     }
 
     /// The actions of `recording` the query keeps, in order.

@@ -60,8 +60,12 @@ struct ReplayCommand {
             return .invalidConfiguration
         }
         let actions: [BusAction]
+        var start: ReplayStart?
         do throws(JournalError) {
-            actions = try RecordedRange.actions(of: try JournalRecording(path: recording), query)
+            let opened = try JournalRecording(path: recording)
+            actions = try RecordedRange.actions(of: opened, query)
+            // From the middle of a recording, start from the state it had there.
+            if query.since != nil, let first = actions.first { start = try ReplayStart(recording: opened, first: first.id) }
         } catch {
             Output.error("switchyard: error: \(error)")
             if error.isCorruption {
@@ -75,15 +79,26 @@ struct ReplayCommand {
         }
         let directory = dataDirectory ?? Self.defaultDataDirectory(for: configuration.bus.dataDirectory)
         if FileManager.default.fileExists(atPath: directory + "/journal") {
-            Output.error("switchyard: error: \(directory) already holds a journal; a replay starts from an empty state in a data directory of its own: choose a new --data-dir")
+            Output.error("switchyard: error: \(directory) already holds a journal; a replay writes into a data directory of its own: choose a new --data-dir")
             return .failure
         }
         configuration.bus.dataDirectory = directory
+        do {
+            try start?.seed(dataDirectory: directory)
+        } catch {
+            Output.error("switchyard: error: \(error)")
+            return .failure
+        }
         let log = LogSink(minimumLevel: configuration.bus.logLevel, format: .text, timestamps: false)
         log.hide(configuration.secrets)
+        let steps = ReplaySteps()
         let bus: Bus
         do {
-            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(controlSocket: effects), log: log)
+            // A step-by-step replay serves the control socket even with effects off: its `step`
+            // requests come over it.
+            bus = try Bus(configuration: configuration, registry: registry,
+                          services: BusServices(controlSocket: effects || step, acceptsSliceChanges: start?.snapshotSequence != nil,
+                                                replaySteps: step ? steps : nil), log: log)
         } catch let error as ConfigurationError {
             Output.error(error.description)
             return .invalidConfiguration
@@ -92,8 +107,22 @@ struct ReplayCommand {
             return .failure
         }
         let speed = pace.speed.map { "×\($0.formatted())" } ?? "as fast as possible"
+        let stepping = "step by step (Enter on stdin, or {\"op\":\"step\"} on \(BusServices.socketPath(dataDirectory: directory)))"
         Output.error("replay: \(actions.count) action\(actions.count == 1 ? "" : "s") (recorded ids \(first.id)-\(last.id)) from \(recording) "
-            + "\(step ? "step by step" : "at \(speed)") into \(directory), effects \(effects ? "on" : "off")")
+            + "\(step ? stepping : "at \(speed)") into \(directory), effects \(effects ? "on" : "off")")
+        if let start, !start.between.isEmpty || start.snapshotSequence != nil {
+            let snapshot = start.snapshotSequence.map { "the snapshot after action \($0)" } ?? "the empty state"
+            Output.error("replay: starting from \(snapshot) of \(recording) and \(start.between.count) recorded action\(start.between.count == 1 ? "" : "s") "
+                + "before --from, reduced without effects")
+            for action in start.between {
+                // Before the bus runs: no plugin sees them.
+                guard await bus.dispatchRecorded(action) != nil else {
+                    Output.error("switchyard: error: the bus stopped taking actions while reducing the actions before --from")
+                    await bus.closeWithoutRunning()
+                    return .failure
+                }
+            }
+        }
         var running: Task<Void, any Error>?
         if effects {
             running = Task { try await bus.run() }
@@ -101,11 +130,32 @@ struct ReplayCommand {
                 do { try await running?.value } catch { Output.error("switchyard: error: \(error)") }
                 return .failure
             }
-        }
-        let feed = Task { [pace, step] in
-            await ReplayFeed(actions: actions, pace: pace).run(on: ContinuousClock(), step: step ? Self.waitForEnter : nil) {
-                await bus.dispatchRecorded($0)
+        } else if step {
+            do {
+                try await bus.serveControlWithoutRunning()
+            } catch {
+                Output.error("switchyard: error: \(error)")
+                await bus.closeWithoutRunning()
+                return .failure
             }
+        }
+        if step { Self.readSteps(into: steps) }
+        var waitForStep: (@Sendable (BusAction) async -> Bool)?
+        if step {
+            waitForStep = { action in
+                Output.error("step: #\(action.id) \(action.type) from \(action.source) at \(Timestamp.iso8601(action.time)): "
+                    + "Enter or a control client's {\"op\":\"step\"} replays it; Ctrl-D at a terminal stops")
+                return await steps.next()
+            }
+        }
+        let feed = Task { [pace, waitForStep] in
+            let outcome = await ReplayFeed(actions: actions, pace: pace).run(on: ContinuousClock(), step: waitForStep) { action in
+                let id = await bus.dispatchRecorded(action)
+                if let id { steps.replayed(recorded: action.id, type: action.type, id: id) }
+                return id
+            }
+            steps.finish()
+            return outcome
         }
         let interrupted = Mutex(false)
         signals.setHandler { signal in
@@ -157,47 +207,14 @@ struct ReplayCommand {
         }
     }
 
-    /// `--step`: shows the next action on stderr and waits for a line on stdin; `false` at the
-    /// end of input or when the task is cancelled (SIGINT).
-    @Sendable static func waitForEnter(_ action: BusAction) async -> Bool {
-        Output.error("step: #\(action.id) \(action.type) from \(action.source) at \(Timestamp.iso8601(action.time)): Enter replays it, Ctrl-D stops")
-        let answer = OneAnswer()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                answer.set(continuation)
-                Thread.detachNewThread { answer.give(readLine(strippingNewline: true) != nil) }
-            }
-        } onCancel: {
-            answer.give(false)
+    /// `--step`: each line on stdin lets one action through. The end of input at a terminal
+    /// (Ctrl-D) stops the replay; the end of any other input (a pipe, `/dev/null`) only ends
+    /// stepping by lines, so a program can drive the replay over the control socket.
+    static func readSteps(into steps: ReplaySteps) {
+        let terminal = isatty(STDIN_FILENO) == 1
+        Thread.detachNewThread {
+            while readLine(strippingNewline: true) != nil { steps.permit() }
+            if terminal { steps.finish() }
         }
-    }
-}
-
-/// The first answer to a question asked from two sides (a line on stdin, a cancellation).
-private final class OneAnswer: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Bool, Never>?
-        var answer: Bool?
-    }
-
-    private let state = Mutex(State())
-
-    func set(_ continuation: CheckedContinuation<Bool, Never>) {
-        let early = state.withLock { state -> Bool? in
-            if let answer = state.answer { return answer }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    func give(_ answer: Bool) {
-        let waiting = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-            guard state.answer == nil else { return nil }
-            state.answer = answer
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        waiting?.resume(returning: answer)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// A configuration path that is not a regular file never blocks the bus or its signal thread.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// The client commands against a real bus process: send, state, tail, stats, and how they

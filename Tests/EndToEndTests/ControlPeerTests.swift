@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// Only the bus's own user (and users it allows) may use its control socket, and a client

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// SIGHUP reloads a running bus's configuration file, as a control of the running process.

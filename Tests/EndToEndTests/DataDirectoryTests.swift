@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// The data directory belongs to the bus's user: created private, refused when others could

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// No input can brick the bus: JSON nested deeper than the door limit (512) is refused where

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// The network-fetch tests' scripted HTTP server (`scripted_server.py`) on 127.0.0.1, for

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// The journal of a real bus process, through `switchyard journal` and restarts.

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// The bus log of the real executable: levels, timestamps, the JSON format, plugin names.

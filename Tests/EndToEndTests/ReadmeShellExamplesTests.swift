@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// The README's runnable shell examples: each code block after a `<!-- readme-check -->`

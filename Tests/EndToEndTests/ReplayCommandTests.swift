@@ -21,7 +21,7 @@ struct ReplayCommandTests {
     }
 
     /// The state in the newest snapshot of the data directory `path`: a bus writes one when it stops.
-    private func finalState(_ path: String) throws -> NSDictionary {
+    static func finalState(_ path: String) throws -> NSDictionary {
         let journal = path + "/journal/"
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasPrefix("snapshot-") }.max())
         let text = try String(contentsOfFile: journal + name, encoding: .utf8)
@@ -71,7 +71,7 @@ struct ReplayCommandTests {
         let span = try #require(times.last).timeIntervalSince(try #require(times.first))
         #expect(elapsed >= .milliseconds(Int(span * 1000 / 50)), "a ×50 replay of \(span) s cannot end sooner than \(span / 50) s")
         let replayPath = directory.url.appendingPathComponent("replay-off").path
-        #expect(try finalState(replayPath) == finalState(bus.dataPath))
+        #expect(try Self.finalState(replayPath) == Self.finalState(bus.dataPath))
         let copy = try await journal(replayPath, in: directory)
         #expect(copy.map { $0["type"] as? String } == recording.map { $0["type"] as? String })
         #expect(copy.map { $0["time"] as? String } == recording.map { $0["time"] as? String })
@@ -137,6 +137,13 @@ struct ReplayInputTests {
         return directory
     }
 
+    /// The JSON objects `journal show` prints for the data directory `path`.
+    private func journal(_ path: String, in directory: TemporaryDirectory) async throws -> [[String: Any]] {
+        let shown = try await run(["journal", "show", "--data-dir", path], in: directory)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        return shown.stdout.split(separator: "\n").map { object(String($0)) }
+    }
+
     private func run(_ arguments: [String], in directory: TemporaryDirectory) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = try SwitchyardProcess(arguments, directory: directory.url)
         let status = await process.exitStatus()
@@ -159,7 +166,7 @@ struct ReplayInputTests {
         (["replay", "data", "--config", "missing.json"], 78, "missing.json"),
         (["journal", "diff", "data", "missing"], 2, "cannot read the recording missing"),
         (["journal", "export", "--data-dir", "nothing-here"], 1, "there is no journal"),
-        (["journal", "export", "--data-dir", "data", "--format", "gpx"], 2, "--format expects jsonl"),
+        (["journal", "export", "--data-dir", "data", "--format", "kml"], 2, "--format expects jsonl, gpx or geojson"),
         (["journal", "import", "missing.jsonl", "--data-dir", "other"], 1, "cannot read missing.jsonl"),
     ])
     func refused(arguments: [String], status: Int32, message: String) async throws {
@@ -228,13 +235,71 @@ struct ReplayInputTests {
         #expect(other.stdout.contains("differ at action 1"), "\(other.stdout)")
     }
 
-    /// Step by step: each action waits for a line on stdin; the end of input stops the replay.
-    @Test func stepEndsWithInput() async throws {
+    /// Step by step over the control socket: each `step` is answered once its action is reduced, two at once in order; the end of a stdin that is no terminal does not stop it; the last step ends the replay.
+    @Test func stepOverControlSocket() async throws {
         let directory = try await fixture()
-        let result = try await run(["replay", "data", "--config", "config.json", "--step", "--data-dir", "stepped"], in: directory)
-        // stdin is /dev/null for the child: the first prompt meets the end of input.
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("step: #1 note/n from control"), "\(result.stderr)")
-        #expect(result.stdout.contains("replayed 0 of 3 actions"), "\(result.stdout)")
+        // stdin is /dev/null for the child: its end only ends stepping by lines.
+        let process = try SwitchyardProcess(["replay", "data", "--config", "config.json", "--step", "--data-dir", "stepped"], directory: directory.url)
+        #expect(await process.wait(until: { $0.stderr.contains("step: #1 note/n from control") }), "\(process.stderr)")
+        let socket = directory.url.appendingPathComponent("stepped/control.sock").path
+        let client = try await onThread { try LineClient(path: socket) }
+        let first = object(try await onThread { try client.request(#"{"op":"step"}"#) })
+        #expect(first["ok"] as? Bool == true && first["recorded"] as? Int == 1 && first["id"] as? Int == 1 && first["type"] as? String == "note/n", "\(first)")
+        let replies = try await onThread { () -> [String] in
+            client.write("{\"op\":\"step\"}\n{\"op\":\"step\"}\n")
+            return [client.readLine(), client.readLine()].compactMap { $0 }
+        }
+        #expect(replies.map { object($0)["recorded"] as? Int } == [2, 3], "\(replies)")
+        #expect(await process.exitStatus() == 0, "\(process.stderr)")
+        #expect(process.stdout.contains("replayed 3 of 3 actions as ids 1-3"), "\(process.stdout)")
+        let copy = try await journal("stepped", in: directory)
+        #expect(copy.compactMap { $0["type"] as? String } == ["note/n", "note/n", "note/n"])
+    }
+
+    /// A `step` request to a bus that is not a step-by-step replay is refused with `not-stepping`, and the connection stays open.
+    @Test func stepOnAnOrdinaryBusIsRefused() async throws {
+        let bus = try await RunningBus.start()
+        let client = try await bus.connect()
+        let reply = object(try await onThread { try client.request(#"{"op":"step"}"#) })
+        #expect(reply["ok"] as? Bool == false && (reply["error"] as? [String: Any])?["code"] as? String == "not-stepping", "\(reply)")
+        #expect(object(try await onThread { try client.request(#"{"op":"stats"}"#) })["ok"] as? Bool == true)
+        #expect(await bus.stop() == 0)
+    }
+
+    /// `--from` in the middle of a journal starts from the newest snapshot before it and reduces the recorded actions between without effects, so the replay ends in the recorded state, not one built from the replayed actions alone.
+    @Test func fromStartsAtTheSnapshotBefore() async throws {
+        let directory = try TemporaryDirectory()
+        func lines(_ actions: [(String, String)]) -> String {
+            actions.enumerated().map { index, action in
+                #"{"cause":null,"id":\#(index + 1),"payload":\#(action.1),"source":"location","time":"2026-11-22T09:30:0\#(index).000Z","type":"\#(action.0)"}"#
+            }.joined(separator: "\n") + "\n"
+        }
+        _ = try directory.write("before.jsonl", lines([("other/changed", #"{"latitude":7}"#), ("location/changed", #"{"latitude":1}"#)]))
+        _ = try directory.write("after.jsonl", lines([("location/availability", #"{"availability":"between"}"#),
+                                                     ("location/changed", #"{"latitude":20}"#), ("location/changed", #"{"latitude":30}"#)]))
+        let imported = try await run(["journal", "import", "before.jsonl", "--data-dir", "data"], in: directory)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // A bus run on the journal writes a snapshot when it stops.
+        let bus = try await RunningBus.start(plugins: """
+            [{"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}},
+             {"name": "other", "kind": "location-emitter", "source": {"plugin": "gps"}}]
+            """, in: directory)
+        #expect(await bus.stop() == 0)
+        let later = try await run(["journal", "import", "after.jsonl", "--data-dir", "data"], in: directory)
+        #expect(later.status == 0, "\(later.stderr)")
+        let recorded = try await journal("data", in: directory).compactMap { $0["id"] as? Int }
+        let from = try #require(recorded.suffix(2).first)
+        let replayed = try await run(["replay", "data", "--config", bus.configPath, "--from", "\(from)", "--as-fast-as-possible", "--data-dir", "from-middle"], in: directory)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stderr.contains("starting from the snapshot after action \(from - 2)"), "\(replayed.stderr)")
+        #expect(replayed.stderr.contains("and 1 recorded action before --from, reduced without effects"), "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("replayed 2 of 2 actions as ids \(from)-\(from + 1)"), "\(replayed.stdout)")
+        let state = try ReplayCommandTests.finalState(directory.url.appendingPathComponent("from-middle").path)
+        let location = state["location"] as? NSDictionary
+        #expect(location?["availability"] as? String == "between", "\(state)")
+        #expect((location?["location"] as? NSDictionary)?["latitude"] as? Int == 30, "\(state)")
+        #expect(((state["other"] as? NSDictionary)?["location"] as? NSDictionary)?["latitude"] as? Int == 7, "\(state)")
+        let verified = try await run(["journal", "verify", "--data-dir", "from-middle"], in: directory)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// A watcher that falls behind is told: one whole `too-slow` line before the bus closes it,

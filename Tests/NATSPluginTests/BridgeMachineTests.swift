@@ -141,6 +141,23 @@ struct BridgeMachineTests {
         #expect(machine.heldCount == 0)
     }
 
+    /// An id is settled once: a repeated acknowledgement or refusal, or one for an id never published, settles nothing more.
+    @Test func settlesEachIdOnce() {
+        var machine = Self.readyJetStream(window: 4)
+        _ = machine.submit(OutboxTests.message(1), now: .zero)
+        _ = machine.submit(OutboxTests.message(2), now: .zero)
+        #expect(machine.received(Self.reply("1", #"{"stream":"SWITCHYARD","seq":1}"#), now: .zero).settled == [1])
+        let again = machine.received(Self.reply("1", #"{"stream":"SWITCHYARD","seq":1,"duplicate":true}"#), now: .zero)
+        #expect(again.settled.isEmpty && again.reports.isEmpty)
+        let refusedLate = machine.received(Self.reply("1", #"{"error":{"code":400,"err_code":10077,"description":"maximum messages exceeded"}}"#), now: .zero)
+        #expect(refusedLate.settled.isEmpty && refusedLate.reports.isEmpty)
+        #expect(machine.received(Self.reply("7", #"{"stream":"SWITCHYARD","seq":7}"#), now: .zero).settled.isEmpty)
+        let refused = machine.received(Self.reply("2", #"{"error":{"code":400,"err_code":10077,"description":"maximum messages exceeded"}}"#), now: .zero)
+        #expect(refused.settled == [2])
+        #expect(machine.received(Self.reply("2", #"{"stream":"SWITCHYARD","seq":2}"#), now: .zero).settled.isEmpty)
+        #expect(machine.publishedCount == 1 && machine.failedCount == 1 && machine.heldCount == 0)
+    }
+
     /// JetStream calling a first send a duplicate means the id was used before: reported; after a resend it is expected.
     @Test func duplicateIDs() {
         var machine = Self.readyJetStream(window: 4)

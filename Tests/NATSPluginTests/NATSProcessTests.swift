@@ -99,6 +99,8 @@ struct NATSProcessTests {
         await b.wait("bus-b to connect", until: Self.connected)
         try fleet.touch("go")
         await b.wait("bus-b to receive the small action") { !$0.numbers("ping/a", source: "nats:bus-a").isEmpty }
+        // A's logger may write its failure just after B received the next action.
+        await a.wait("bus-a to log the oversized action") { !$0.actions("fleet/failed").isEmpty }
         let failure = try #require(a.actions("fleet/failed").first)
         #expect(failure.payload["kind"] == "oversized")
         #expect(failure.payload["maxPayload"] == 2048)
@@ -157,7 +159,7 @@ struct NATSProcessTests {
         let server = try await NATSServer()
         let fleet = try Fleet()
         let environment = ["NATS_URL": server.url]
-        let root = BusProcess.packageRoot.appendingPathComponent("Config")
+        let root = SwitchyardProcess.packageRoot.appendingPathComponent("Config")
         let b = try BusProcess(config: root.appendingPathComponent("fleet-b.json").path, actionLog: fleet.directory.path("fleet-b.jsonl"),
                                directory: fleet.directory.url, environment: environment.merging(["FLEET_LOG": fleet.directory.path("fleet-b.jsonl")]) { $1 })
         await b.wait("fleet-b to connect") { $0.actions("nats/status").last?.payload["status"] == "connected" }

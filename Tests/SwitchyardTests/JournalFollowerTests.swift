@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 @testable import Switchyard
 
@@ -36,6 +37,29 @@ struct JournalFollowerTests {
         advanced.advance(to: 9)
         let step3 = try advanced.read(limit: 100)
         #expect(step3.actions.map(\.id) == [10])
+    }
+
+    /// A reader waiting for appends is told once the writer wrote past what it read — before the
+    /// batch is resolved, so the follower finds it — and a cancelled wait leaves nothing behind.
+    @Test func appendsWakeWaitingReaders() async throws {
+        let directory = try JournalTestDirectory()
+        let writer = try writer(directory)
+        let committer = JournalCommitter(writer: writer, log: LogSink(output: { _ in }))
+        let appends = committer.appends
+        let told = Mutex<[UInt64]>([])
+        appends.notify(after: 0) { told.withLock { $0.append(appends.last) } }
+        let forgotten = appends.notify(after: 2) { told.withLock { $0.append(0) } }
+        #expect(told.withLock { $0 }.isEmpty && appends.waitingCount == 2)
+        #expect(await committer.commit([journaled(1), journaled(2)]).wait() == nil)
+        #expect(told.withLock { $0 } == [2] && appends.waitingCount == 1)
+        appends.cancel(forgotten)
+        #expect(await committer.commit([journaled(3)]).wait() == nil)
+        #expect(told.withLock { $0 } == [2] && appends.waitingCount == 0)
+        var follower = JournalFollower(dataDirectory: directory.path, after: 0)
+        #expect(try follower.read(limit: 10).actions.map(\.id) == [1, 2, 3])
+        appends.notify(after: 1) { told.withLock { $0.append(appends.last) } }
+        #expect(told.withLock { $0 } == [2, 3] && appends.waitingCount == 0)
+        await committer.run { try? writer.close() }
     }
 
     /// Actions compaction removed before they were read are named as missing, once, and reading goes on after them.

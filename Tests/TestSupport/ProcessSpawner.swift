@@ -8,7 +8,10 @@ enum ProcessSpawner {
     /// Spawns `arguments[0]` with `arguments` and exactly `environment`; stdin is `input` (a
     /// descriptor, duplicated for the child) or /dev/null, stdout and stderr go to the file
     /// `output`. Returns the pid, which is also the group id.
-    static func spawn(_ arguments: [String], environment: [String], input: Int32? = nil, output: String) throws -> pid_t {
+    /// `descriptors` are (parent's descriptor, number in the child) pairs handed over as well,
+    /// such as the pipes of Chromium's `--remote-debugging-pipe` (3 and 4).
+    static func spawn(_ arguments: [String], environment: [String], input: Int32? = nil, output: String,
+                      descriptors: [(source: Int32, target: Int32)] = []) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -33,6 +36,7 @@ enum ProcessSpawner {
         }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]

@@ -1,7 +1,8 @@
 import Switchyard
 
 /// The gpsd plugin's slice of bus state, so any plugin or client can read the feed's state
-/// without having watched every action: `{"status": …, "devices": {PATH: device}, "fix": …}`.
+/// without having watched every action: `{"status": …, "devices": {PATH: device}, "fix": …}`,
+/// and `satellites` (the last `NAME/satellites` summary) once one arrived.
 enum GPSDSlice {
     /// Before the plugin has run: disconnected, no device, no fix.
     static let initial: JSON = ["status": "disconnected", "devices": .emptyObject, "fix": .null]
@@ -12,6 +13,7 @@ enum GPSDSlice {
         let status = "\(name)/status"
         let device = "\(name)/device"
         let fix = "\(name)/fix"
+        let satellites = "\(name)/satellites"
         return StateSlice(initial: initial) { state, action in
             switch action.type {
             case status:
@@ -26,6 +28,8 @@ enum GPSDSlice {
                 state["devices"] = devices
             case fix:
                 state["fix"] = action.payload
+            case satellites:
+                state["satellites"] = action.payload
             default:
                 break
             }

@@ -45,11 +45,12 @@ struct ForwardProgress: Sendable {
         examined = max(examined, id)
     }
 
-    /// JetStream settled the action `id`.
+    /// JetStream settled the action `id`. An id settled before, or never published (passed
+    /// over), changes nothing: counting it would move the cursor past an unsettled action.
     mutating func settled(_ id: UInt64) {
         guard head < outstanding.count, id >= outstanding[head] else { return }
         if id != outstanding[head] {
-            if id <= examined { settledAhead.insert(id) }
+            if isOutstanding(id) { settledAhead.insert(id) }
             return
         }
         head += 1
@@ -61,6 +62,18 @@ struct ForwardProgress: Sendable {
             outstanding.removeSubrange(0..<head)
             head = 0
         }
+    }
+
+    /// Whether `id` was published and is not settled at the head (the outstanding ids are
+    /// sorted: a binary search).
+    private func isOutstanding(_ id: UInt64) -> Bool {
+        var low = head
+        var high = outstanding.count
+        while low < high {
+            let middle = (low + high) / 2
+            if outstanding[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low < outstanding.count && outstanding[low] == id
     }
 
     /// The cursor to write now, if it moved and the last write is ``saveInterval`` old.

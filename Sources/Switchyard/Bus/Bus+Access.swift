@@ -65,7 +65,8 @@ extension Bus {
                 core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)
             },
             states: { [core] in core.store.states },
-            statistics: { [weak self, core] in core.log.secrets.redact(self?.statistics.json ?? .null) }
+            statistics: { [weak self, core] in core.log.secrets.redact(self?.statistics.json ?? .null) },
+            steps: storage?.services.replaySteps
         )
     }
 }

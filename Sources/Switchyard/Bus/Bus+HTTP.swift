@@ -37,7 +37,15 @@ extension Bus {
     /// The counters `/metrics` shows, read now.
     nonisolated func metricsSnapshot() -> BusMetrics.Snapshot {
         let (types, other) = core.counters.byType()
+        let state = core.store.currentState
+        var gpsd: [String: JSON] = [:]
+        for declaration in configuration.plugins where declaration.kind == "gpsd" {
+            gpsd[declaration.name] = state[declaration.name] ?? .null
+        }
+        let statistics = self.statistics
         return BusMetrics.Snapshot(statistics: statistics, actionsByType: types, otherActions: other,
-                                   process: .current())
+                                   process: .current(), outcomes: core.counters.outcomes(),
+                                   journalSync: statistics.journal == nil ? nil : LatencyHistogram.journalSync.snapshot,
+                                   journalSyncBounds: LatencyHistogram.journalSync.bounds, gpsd: gpsd)
     }
 }

@@ -14,6 +14,15 @@ extension Bus {
         return await dispatchReturningID(recorded)
     }
 
+    /// Opens the control socket of a bus that is not run (a step-by-step replay with effects
+    /// off, whose `step` requests come over it); ``closeWithoutRunning()`` closes it. Does
+    /// nothing for a bus without a data directory or one that ran.
+    /// - Throws: ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened.
+    public func serveControlWithoutRunning() throws(BusError) {
+        guard phase == .idle, let storage else { return }
+        try storage.start(backend: controlBackend(), http: httpBackend(), clock: core.clock, log: core.log)
+    }
+
     /// Ends a bus that was built but never run (a replay with effects off, where no plugin
     /// starts): waits for the actions already taken, closes the journal (with a final
     /// snapshot) and releases the data directory. Does nothing for a bus that ran.
@@ -31,6 +40,7 @@ extension Bus {
             await group.next()
             group.cancelAll()
         }
-        await storage?.stop(finalState: core.store.currentState, grace: .zero)
+        // A step-by-step replay's control socket gets a moment to send the last step's reply.
+        await storage?.stop(finalState: core.store.currentState, grace: .seconds(1))
     }
 }

@@ -170,7 +170,9 @@ public final actor Bus {
         store.startDrainer()
         let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
-                           journal: storage?.journal == nil ? nil : storage.map { PluginJournal(dataDirectory: $0.dataDirectory, restoredThrough: firstSequence - 1) })
+                           journal: storage.flatMap { storage in
+                               storage.journal.map { PluginJournal(dataDirectory: storage.dataDirectory, restoredThrough: firstSequence - 1, appends: $0.appends) }
+                           })
         self.core = core
         self.registry = registry
         self.storage = storage

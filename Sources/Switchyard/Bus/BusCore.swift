@@ -12,6 +12,8 @@ final class BusCore: Sendable {
     let busName: String
     let slices: SliceTable
     let counters: BusCounters
+    /// The counters plugins report themselves.
+    let reporters = PluginReporters()
     /// The journal plugins may read; `nil` when the bus keeps none.
     let journal: PluginJournal?
 
@@ -105,6 +107,15 @@ final class BusCounters: Sendable {
         var bySource: [String: UInt64] = [:]
         var byType: [String: UInt64] = [:]
         var otherTypes: UInt64 = 0
+        var outcomes: [Outcome: UInt64] = [:]
+    }
+
+    /// A fetch-style result a plugin emitted about itself: `NAME/loaded`, or `NAME/failed` with
+    /// the payload's `kind` (network, timeout, http, decode).
+    struct Outcome: Sendable, Hashable {
+        var plugin: String
+        var outcome: String
+        var kind: String
     }
 
     private let counts = Mutex(Counts())
@@ -121,8 +132,29 @@ final class BusCounters: Sendable {
                 } else {
                     counts.otherTypes &+= 1
                 }
+                if let outcome = Self.outcome(of: action), counts.outcomes.count < Self.trackedTypes || counts.outcomes[outcome] != nil {
+                    counts.outcomes[outcome, default: 0] &+= 1
+                }
             }
         }
+    }
+
+    private static func outcome(of action: BusAction) -> Outcome? {
+        // The last byte first: most types end in neither word, and this runs per action.
+        guard action.type.utf8.last == UInt8(ascii: "d") else { return nil }
+        let source = action.source
+        if action.type.utf8.count == source.utf8.count + 7, action.type.hasPrefix(source) {
+            if action.type.hasSuffix("/loaded") { return Outcome(plugin: source, outcome: "loaded", kind: "") }
+            if action.type.hasSuffix("/failed") {
+                return Outcome(plugin: source, outcome: "failed", kind: action.payload["kind"]?.stringValue ?? "unknown")
+            }
+        }
+        return nil
+    }
+
+    /// Results plugins emitted about themselves (`NAME/loaded`, `NAME/failed` by kind).
+    func outcomes() -> [Outcome: UInt64] {
+        counts.withLock { $0.outcomes }
     }
 
     /// Actions reduced so far whose source is `source`.

@@ -13,14 +13,18 @@ public struct BusServices: Sendable, Hashable {
     public var acceptsSliceChanges: Bool
     /// The control server's limits. Default: ``ControlLimits/init(maximumLineLength:maximumClients:watcherBufferBytes:watcherBufferActions:)``.
     public var controlLimits: ControlLimits
+    /// The go-aheads of a step-by-step replay, given by the control socket's `step` requests.
+    /// Default: `nil` (a `step` request is answered `not-stepping`).
+    public var replaySteps: ReplaySteps?
 
     /// Creates the choice of services; each parameter defaults as documented on its property.
     public init(journal: Bool = true, controlSocket: Bool = true, controlLimits: ControlLimits = ControlLimits(),
-                acceptsSliceChanges: Bool = false) {
+                acceptsSliceChanges: Bool = false, replaySteps: ReplaySteps? = nil) {
         self.journal = journal
         self.controlSocket = controlSocket
         self.controlLimits = controlLimits
         self.acceptsSliceChanges = acceptsSliceChanges
+        self.replaySteps = replaySteps
     }
 
     /// The control socket's path for a data directory.

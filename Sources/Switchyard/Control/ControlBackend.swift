@@ -19,4 +19,7 @@ struct ControlBackend: Sendable {
     var states: @Sendable () -> Broadcast<JSON>.Subscription
     /// The bus's counters as the JSON object of a `stats` reply.
     var statistics: @Sendable () -> JSON
+    /// The go-aheads of a step-by-step replay, which `step` requests give; `nil` for any
+    /// other bus (they are answered `not-stepping`).
+    var steps: ReplaySteps? = nil
 }

@@ -19,6 +19,7 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
         case journalFailed = "journal-failed"
         case permissionDenied = "permission-denied"
         case idleTimeout = "idle-timeout"
+        case notStepping = "not-stepping"
     }
 
     private let kind: Code
@@ -32,7 +33,8 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The stable code: `malformed-json`, `line-too-long`, `invalid-request`, `missing-field`,
     /// `invalid-field`, `unknown-op`, `invalid-action`, `not-found`, `busy`, `stopping`,
-    /// `too-slow`, `too-many-clients`, `journal-failed`, `permission-denied` or `idle-timeout`.
+    /// `too-slow`, `too-many-clients`, `journal-failed`, `permission-denied`, `idle-timeout` or
+    /// `not-stepping`.
     public var code: String { kind.rawValue }
 
     /// `unknown-op: ...`.
@@ -113,6 +115,12 @@ public struct ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func journalFailed(_ reason: String) -> ControlError {
         ControlError(.journalFailed, "the journal could not write the action, so it is not acknowledged; the bus stops: \(reason)")
     }
+
+    /// A `step` request to a bus that is not a step-by-step replay (`switchyard replay --step`).
+    public static let notStepping = ControlError(.notStepping, "this bus is not a step-by-step replay (switchyard replay --step); there is nothing to step through")
+
+    /// A `step` request after the replay ended: no recorded action is left to let through.
+    public static let replayOver = ControlError(.notStepping, "the replay is over: no recorded action is left to step to")
 
     /// The error reply as a JSON object.
     public var json: JSON {

@@ -184,6 +184,22 @@ final class ControlHost {
                 server.wake()
             }
             if !direct { connection.session.serializeDispatches() }
+        case .step:
+            guard let steps = backend.steps else {
+                server.count { $0.errors += 1 }
+                outbox.complete(with: ControlReply.error(.notStepping))
+                return
+            }
+            steps.request { answer in
+                switch answer {
+                case .replayed(let recorded, let type, let id):
+                    outbox.complete(with: ControlReply.stepped(recorded: recorded, type: type, id: id))
+                case .finished:
+                    server.count { $0.errors += 1 }
+                    outbox.complete(with: ControlReply.error(.replayOver))
+                }
+                server.wake()
+            }
         case .watch(let pattern, let statePath, let options):
             let overflow: OverflowPolicy = options.overflow == .dropOldest ? .dropOldest : .dropNewest
             let watcher = ControlWatcher(

@@ -22,6 +22,12 @@ enum ControlReply {
         return bytes
     }
 
+    /// `{"id":N,"ok":true,"recorded":M,"type":"..."}`: a step let the recorded action M
+    /// through, and it was reduced as N.
+    static func stepped(recorded: UInt64, type: String, id: UInt64) -> [UInt8] {
+        line(["ok": true, "id": .integer(Int64(clamping: id)), "recorded": .integer(Int64(clamping: recorded)), "type": .string(type)])
+    }
+
     /// `{"ok":true,"state":...}`.
     static func state(_ value: JSON) -> [UInt8] {
         line(["ok": true, "state": value])

@@ -5,6 +5,7 @@
 /// {"op":"state","path":"places"}
 /// {"op":"watch","actions":"location/*","state":"location"}
 /// {"op":"stats"}
+/// {"op":"step"}
 /// ```
 ///
 /// Parsing is strict: an unknown member is an error (with a suggestion when one is close), so
@@ -21,15 +22,20 @@ public enum ControlRequest: Sendable, Hashable {
     case watch(actions: TypePattern?, state: String?, options: WatchOptions = WatchOptions())
     /// Read the bus's counters.
     case stats
+    /// In a step-by-step replay (`switchyard replay --step`), let the next recorded action
+    /// through; the reply, `{"ok":true,"id":N,"recorded":M,"type":"..."}`, comes once it is
+    /// reduced. Any other bus answers `not-stepping`.
+    case step
 
     /// The operation names, in the order they are documented.
-    public static let operations = ["dispatch", "state", "watch", "stats"]
+    public static let operations = ["dispatch", "state", "watch", "stats", "step"]
 
     private static let members: [String: Set<String>] = [
         "dispatch": ["op", "action"],
         "state": ["op", "path"],
         "watch": ["op", "actions", "state", "buffer", "overflow"],
         "stats": ["op"],
+        "step": ["op"],
     ]
 
     private static let actionMembers: Set<String> = ["type", "payload", "source", "cause", "id", "time"]
@@ -75,6 +81,8 @@ public enum ControlRequest: Sendable, Hashable {
             guard pattern != nil || state != nil else { throw .missingField("actions\" or \"state", op: op) }
             let options = try WatchOptions(buffer: members["buffer"], overflow: members["overflow"])
             self = .watch(actions: pattern, state: state, options: options)
+        case "step":
+            self = .step
         default:
             self = .stats
         }
@@ -98,6 +106,8 @@ public enum ControlRequest: Sendable, Hashable {
             return .object(object)
         case .stats:
             return ["op": "stats"]
+        case .step:
+            return ["op": "step"]
         }
     }
 

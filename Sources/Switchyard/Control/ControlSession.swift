@@ -20,6 +20,9 @@ struct ControlSession: Sendable {
         case state(path: String)
         /// Reply with the counters.
         case stats
+        /// Let a step-by-step replay's next action through and reply once it is reduced, then
+        /// call ``completed()``; waits for every dispatch before it, and later requests wait for it.
+        case step
         /// Reply `ok` and start streaming.
         case watch(actions: TypePattern?, state: String?, options: WatchOptions = WatchOptions())
     }
@@ -89,6 +92,7 @@ struct ControlSession: Sendable {
             inFlight += 1
         } else {
             guard inFlight == 0 else { return nil }
+            if case .step = step { inFlight += 1 }
         }
         held = nil
         return step
@@ -115,6 +119,8 @@ struct ControlSession: Sendable {
             return .state(path: path)
         case .stats:
             return .stats
+        case .step:
+            return .step
         case .watch(let actions, let state, let options):
             isWatching = true
             return .watch(actions: actions, state: state, options: options)

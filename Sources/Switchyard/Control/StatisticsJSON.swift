@@ -28,9 +28,10 @@ extension BusStatistics {
 extension PluginStatistics {
     /// One plugin's entry in the `stats` reply.
     public var json: JSON {
-        [
+        var object: [String: JSON] = [
             "name": .string(name),
             "kind": .string(kind),
+            "received": .integer(Int64(clamping: received)),
             "status": .string(status.rawValue),
             "emitted": .integer(Int64(clamping: emitted)),
             "restarts": .integer(Int64(restarts)),
@@ -39,6 +40,8 @@ extension PluginStatistics {
             "queued": .integer(Int64(queued)),
             "lastError": lastError.map(JSON.string) ?? .null,
         ]
+        if !reported.isEmpty { object["counters"] = .object(reported.mapValues(JSON.integer)) }
+        return .object(object)
     }
 }
 

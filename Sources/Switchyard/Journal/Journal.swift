@@ -136,6 +136,9 @@ final class Journal: Sendable {
         }
     }
 
+    /// Tells readers of this journal when actions are appended.
+    var appends: JournalAppends { committer.appends }
+
     /// The journal's counters.
     var statistics: JournalStatistics {
         JournalStatistics(directory: layout.directory, bytes: writer.totalBytes, segments: writer.segments,

@@ -21,12 +21,23 @@ final class JournalCommitter: Sendable {
     private let queue = DispatchQueue(label: "switchyard.journal.writer", qos: .userInitiated)
     private let pending = Mutex(Pending())
     private let log: LogSink
-    private let failure = Mutex<(handler: (@Sendable () -> Void)?, reported: Bool)>((nil, false))
+    /// A struct, not a tuple: a closure in a `Mutex`'s tuple value is re-wrapped in thunks
+    /// on every `withLock`.
+    private struct Failure: Sendable {
+        var handler: (@Sendable () -> Void)?
+        var reported = false
+    }
+
+    private let failure = Mutex(Failure())
+    /// Moved after every group written, before its batches are resolved: a reader told of an
+    /// append finds it in the segment.
+    let appends: JournalAppends
 
     /// A committer appending through `writer`, logging the journal's first failure to `log`.
     init(writer: JournalWriter, log: LogSink) {
         self.writer = writer
         self.log = log
+        appends = JournalAppends(after: writer.lastSequence)
     }
 
     /// Calls `handler` when the journal first fails, before any batch learns of the failure.
@@ -72,6 +83,7 @@ final class JournalCommitter: Sendable {
             var reason: String?
             do {
                 try writer.append(group.count == 1 ? group[0].actions : group.flatMap(\.actions))
+                if let last = group.last(where: { !$0.actions.isEmpty })?.actions.last { appends.wrote(through: last.id) }
             } catch {
                 reason = error.description
                 report(error)

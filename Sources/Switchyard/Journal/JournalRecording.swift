@@ -44,6 +44,12 @@ public struct JournalRecording: Sendable {
         return false
     }
 
+    /// The data directory of a journal recording; `nil` for an exported file.
+    public var dataDirectory: String? {
+        if case .journal(let directory) = kind { return directory.dataDirectory }
+        return nil
+    }
+
     /// Hands every recorded action to `body`, oldest first, stopping early when `body` returns
     /// `false`. A file is read and checked whole before the first action is handed over.
     /// - Throws: ``JournalError`` at the first damaged record or bad line.

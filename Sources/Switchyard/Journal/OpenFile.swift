@@ -31,7 +31,9 @@ final class OpenFile: Sendable {
 
     /// Flushes the file's data to the device (`fdatasync`).
     func sync() throws(JournalError) {
+        let started = ContinuousClock.now
         guard fdatasync(descriptor) == 0 else { throw .system(path: path, operation: "flush", errno: errno) }
+        LatencyHistogram.journalSync.observe(ContinuousClock.now - started)
     }
 
     /// Cuts the file to `length` bytes.

@@ -7,11 +7,26 @@ public struct PluginJournal: Sendable, Hashable {
     /// The last sequence number journaled before this start (0 for an empty journal): the
     /// actions after it are this run's.
     public let restoredThrough: UInt64
+    /// Tells when the bus appends to the journal; `nil` for a journal described from outside
+    /// the bus that writes it (then a reader has nobody to tell it and polls).
+    public let appends: JournalAppends?
 
-    /// Describes the journal of the data directory `dataDirectory`, restored through `restoredThrough`.
-    public init(dataDirectory: String, restoredThrough: UInt64) {
+    /// Describes the journal of the data directory `dataDirectory`, restored through
+    /// `restoredThrough`, whose appends `appends` tells of (default: nobody does).
+    public init(dataDirectory: String, restoredThrough: UInt64, appends: JournalAppends? = nil) {
         self.dataDirectory = dataDirectory
         self.restoredThrough = restoredThrough
+        self.appends = appends
+    }
+
+    /// Journals are the same when they describe the same directory from the same start.
+    public static func == (lhs: PluginJournal, rhs: PluginJournal) -> Bool {
+        lhs.dataDirectory == rhs.dataDirectory && lhs.restoredThrough == rhs.restoredThrough
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(dataDirectory)
+        hasher.combine(restoredThrough)
     }
 
     /// A follower handing over the actions after `sequence`.

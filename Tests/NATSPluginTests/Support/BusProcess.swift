@@ -4,71 +4,32 @@ import SwitchyardTestSupport
 import Synchronization
 import Testing
 
-/// The real `switchyard` executable running one bus, with its output captured and its
-/// actions read from the JSON lines its logger writes.
+/// The real `switchyard` executable running one bus (``SwitchyardProcess``), with its actions
+/// read from the JSON lines its logger writes (``ActionLog``, parsed incrementally).
 final class BusProcess: Sendable {
-    /// Where the built executable is: beside the test bundle in the build folder.
-    static let executable: URL = {
-        if let override = ProcessInfo.processInfo.environment["SWITCHYARD_EXECUTABLE"] {
-            return URL(fileURLWithPath: override)
-        }
-        var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("switchyard")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return candidate
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        return packageRoot.appendingPathComponent(".build/debug/switchyard")
-    }()
-
-    /// The package root, where `Config/` lives.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    private let process = Process()
-    private let errors = CapturedBytes()
+    private let process: SwitchyardProcess
+    private let log: ActionLog
     /// The JSON-lines file the bus's logger writes.
-    let actionLog: String
+    var actionLog: String { log.path }
 
     /// Starts `switchyard run CONFIG` in `directory`; the config's logger writes to `actionLog`.
     init(config: String, actionLog: String, directory: URL, environment: [String: String] = [:]) throws {
-        self.actionLog = actionLog
-        process.executableURL = Self.executable
-        process.arguments = ["run", config]
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let errors = self.errors
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            errors.append(handle.availableData)
-        }
-        try process.run()
+        log = ActionLog(path: actionLog)
+        process = try SwitchyardProcess(["run", config], directory: directory, environment: environment)
     }
 
     /// What the bus wrote to stderr.
-    var stderr: String { errors.text }
+    var stderr: String { process.stderr }
 
     /// Whether the process still runs.
     var isRunning: Bool { process.isRunning }
 
-    /// Every action the bus logged so far; a line still being written is skipped.
-    var actions: [BusAction] {
-        guard let text = try? String(contentsOfFile: actionLog, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            guard let json = try? JSON(parsing: String(line)) else { return nil }
-            return try? BusAction(json: json, defaultSource: "?")
-        }
-    }
+    /// Every action the bus logged so far; a line still being written is left for later.
+    var actions: [BusAction] { log.actions }
 
     /// Actions of `type`, in order.
     func actions(_ type: String) -> [BusAction] {
-        actions.filter { $0.type == type }
+        log.actions(type)
     }
 
     /// The `n` members of the payloads of `type` actions from `source`, in order.
@@ -98,59 +59,18 @@ final class BusProcess: Sendable {
 
     /// Kills the bus with SIGKILL (a power cut, as far as the bus can tell) and waits for it.
     func killNow() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.killNow()
     }
 
     /// The exit status once the bus has exited by itself, waiting at most `timeout` (scaled);
     /// `nil` when it still runs.
     func exitStatus(timeout: Duration = .seconds(30)) async -> Int32? {
-        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
-        guard !process.isRunning else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus
+        await process.exitStatusIfExited(timeout: timeout)
     }
 
     /// Sends SIGTERM and returns the exit status, killing the bus after `timeout` (scaled).
     func stop(timeout: Duration = .seconds(30)) async -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
-        if process.isRunning {
-            Issue.record("switchyard did not stop within \(TestTimeouts.scaled(timeout)); stderr:\n\(stderr)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-}
-
-/// A temporary directory removed when the test ends.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-nats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of `name` inside the directory.
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    /// Writes `text` to `name` inside the directory and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        return path(name)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
+        await process.stop(timeout: timeout)
     }
 }
 

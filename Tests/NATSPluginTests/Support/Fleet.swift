@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 
 /// Two-bus set-ups for the end-to-end tests: configs, emitters and the processes.
 struct Fleet {

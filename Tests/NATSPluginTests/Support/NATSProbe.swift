@@ -1,9 +1,10 @@
+import Foundation
 import Switchyard
 
 @testable import NATSPlugin
 
 /// A bare client connection to the test server, for what the buses do not show: how many
-/// messages a stream holds.
+/// messages a stream holds, and when it stored them.
 struct NATSProbe {
     let connection: NATSConnection
 
@@ -42,6 +43,13 @@ struct NATSProbe {
     /// The number of messages `stream` holds; `nil` when the server does not say.
     func messages(in stream: String) async -> Int? {
         await request("$JS.API.STREAM.INFO.\(stream)").reply?["state"]?["messages"]?.intValue
+    }
+
+    /// When the server stored message `sequence` of `stream` (its own clock); `nil` when it
+    /// does not say.
+    func storedTime(in stream: String, sequence: Int) async -> Date? {
+        let reply = await request("$JS.API.STREAM.MSG.GET.\(stream)", body: #"{"seq": \#(sequence)}"#).reply
+        return reply?["message"]?["time"]?.stringValue.flatMap(Timestamp.parseISO8601)
     }
 
     func close() {

@@ -11,6 +11,8 @@ final class ActionRouter: Sendable {
     }
 
     private let routes = Mutex<[Route]>([])
+    /// Actions handed to each owner's subscriptions, for `received` in the statistics.
+    private let handed = Mutex<[String: UInt64]>([:])
 
     /// A subscription live from this call on; `owner` names the plugin it belongs to.
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {
@@ -30,8 +32,15 @@ final class ActionRouter: Sendable {
         }
         for route in current {
             let matching = actions.filter { route.pattern.matches($0.type) }
-            if !matching.isEmpty { await route.broadcast.deliver(contentsOf: matching) }
+            guard !matching.isEmpty else { continue }
+            if let owner = route.owner { handed.withLock { $0[owner, default: 0] &+= UInt64(matching.count) } }
+            await route.broadcast.deliver(contentsOf: matching)
         }
+    }
+
+    /// Actions handed to `owner`'s subscriptions so far (those it then dropped included).
+    func received(by owner: String) -> UInt64 {
+        handed.withLock { $0[owner] ?? 0 }
     }
 
     /// Ends every subscription of `owner` (every subscription when `nil`) after it drains

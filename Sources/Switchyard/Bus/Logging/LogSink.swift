@@ -45,7 +45,11 @@ public final class LogSink: Sendable {
     /// Whether text lines start with the time (JSON lines always carry it).
     public let timestamps: Bool
     private let now: @Sendable () -> Date
-    private let output: Mutex<@Sendable (String) -> Void>
+    private let output: @Sendable (String) -> Void
+    /// Held while a line is written, so lines never interleave. The output closure stays
+    /// outside the lock: a closure stored as a `Mutex`'s value is re-wrapped in two thunks on
+    /// every `withLock` that gets it `inout`, so each line grew memory by 64 bytes for good.
+    private let writing = Mutex(())
     private let hidden = Mutex(Secrets())
 
     /// A sink writing to stderr, from `minimumLevel` (default `info`) up, in `format` (default
@@ -63,7 +67,7 @@ public final class LogSink: Sendable {
         self.format = format
         self.timestamps = timestamps
         self.now = now
-        self.output = Mutex(output)
+        self.output = output
     }
 
     /// The secrets of the bus writing here: no line shows them (see ``Secrets``).
@@ -92,7 +96,7 @@ public final class LogSink: Sendable {
         let secrets = self.secrets
         let line = Self.line(level, secrets.redact(message), plugin: plugin, metadata: metadata.mapValues(secrets.redact),
                              format: format, time: timestamps || format == .json ? now() : nil)
-        output.withLock { $0(line) }
+        writing.withLock { _ in output(line) }
     }
 
     /// One formatted line, without its newline: what ``write(_:_:plugin:metadata:)`` writes.

@@ -10,9 +10,50 @@ public enum Timestamp {
         let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
+        let year = Int(parts.tm_year) + 1900
+        // Every journal line and every logged action carries one of these, so the usual
+        // four-digit year is written digit by digit into one buffer: building it from
+        // `String(Int)` pieces cost about 20 times as many instructions.
+        guard (0...9999).contains(year) else { return spelled(parts, year: year, milliseconds: milliseconds) }
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var index = 0
+            func put(_ value: Int, width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    buffer[index] = UInt8(ascii: "0") &+ UInt8(rest / divisor)
+                    rest %= divisor
+                    divisor /= 10
+                    index += 1
+                }
+            }
+            func put(_ byte: Unicode.Scalar) {
+                buffer[index] = UInt8(ascii: byte)
+                index += 1
+            }
+            put(year, width: 4)
+            put("-")
+            put(Int(parts.tm_mon) + 1, width: 2)
+            put("-")
+            put(Int(parts.tm_mday), width: 2)
+            put("T")
+            put(Int(parts.tm_hour), width: 2)
+            put(":")
+            put(Int(parts.tm_min), width: 2)
+            put(":")
+            put(Int(parts.tm_sec), width: 2)
+            put(".")
+            put(milliseconds, width: 3)
+            put("Z")
+            return index
+        }
+    }
+
+    /// The same format for a year outside 0-9999, which a fixed-width buffer cannot hold.
+    private static func spelled(_ parts: tm, year: Int, milliseconds: Int) -> String {
         var text = ""
-        text.reserveCapacity(24)
-        append(&text, Int(parts.tm_year) + 1900, width: 4)
+        append(&text, year, width: 4)
         text += "-"
         append(&text, Int(parts.tm_mon) + 1, width: 2)
         text += "-"

@@ -40,7 +40,8 @@ final class PluginRunner: Sendable {
             PluginStatistics(name: name, kind: kind, status: state.status, restarts: state.restarts,
                              failures: state.failures, emitted: core.counters.emitted(by: name),
                              droppedActions: state.actions?.droppedCount ?? 0,
-                             queued: state.actions?.subscription?.bufferedCount ?? 0, lastError: state.lastError)
+                             queued: state.actions?.subscription?.bufferedCount ?? 0, lastError: state.lastError,
+                             received: core.router.received(by: name), reported: core.reporters.values(of: name))
         }
     }
 

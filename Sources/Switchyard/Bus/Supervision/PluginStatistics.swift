@@ -32,6 +32,11 @@ public struct PluginStatistics: Sendable, Hashable {
     public var queued: Int
     /// The last error its `run` threw, as text.
     public var lastError: String?
+    /// Actions handed to its subscriptions (matching its pattern), including those it then
+    /// dropped.
+    public var received: UInt64 = 0
+    /// Counters the plugin reports itself (``PluginContext/reportCounters(_:)``), by name.
+    public var reported: [String: Int64] = [:]
 }
 
 /// Counters of a running bus.

@@ -1,35 +1,70 @@
-/// The dashboard served at `GET /`: one self-contained page (HTML, CSS and script inline, no
-/// network beyond the bus's own API).
+/// The dashboard served at `GET /`: one self-contained page — HTML, CSS and plain script
+/// inline, no framework, no build step, nothing fetched but the bus's own API, so it works
+/// offline and behind the bus's token (the cookie `?token=` sets covers every request).
+///
+/// Panels: the live action feed (`/api/actions` as Server-Sent Events, a type-pattern filter,
+/// pause, a click shows one action with its `cause` chain), plugin health (`/api/stats`), a map
+/// per `location-emitter` and `gpsd` plugin (an SVG track on a projected grid with a scale bar;
+/// OpenStreetMap-style tiles underneath when `stats.http.tiles` names a URL template) and the
+/// live state tree (`/api/state`, collapsible, changed paths highlighted).
+///
+/// For tests and scripts the page writes what it shows into attributes: `body[data-connection]`,
+/// `body[data-feed-received]`, `body[data-state-loaded]`, `svg[data-plugin][data-points]`,
+/// `[data-path]` on every state leaf.
 enum DashboardPage {
-    /// The page. Until the full dashboard lands, a small page that lists the bus's endpoints
-    /// and shows the live action feed from `/api/actions`.
-    static let html: String = """
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Switchyard</title>
-    <style>
-    body { font: 14px system-ui, sans-serif; margin: 1.5em; color: #222; }
-    code, pre { font: 12px ui-monospace, monospace; }
-    #feed { max-height: 60vh; overflow: auto; border: 1px solid #ccc; padding: .5em; }
-    </style>
-    </head>
-    <body>
-    <h1>Switchyard</h1>
-    <p>Endpoints: <a href="/metrics">/metrics</a>, <a href="/healthz">/healthz</a>, <a href="/readyz">/readyz</a>,
-    <a href="/api/state">/api/state</a>, <a href="/api/stats">/api/stats</a>, <code>/api/actions</code> (events).</p>
-    <h2>Actions</h2>
-    <pre id="feed"></pre>
-    <script>
-    const feed = document.getElementById("feed");
-    const source = new EventSource("/api/actions");
-    source.onmessage = (event) => {
-      feed.textContent = event.data + "\\n" + feed.textContent.slice(0, 20000);
-    };
-    </script>
-    </body>
-    </html>
-    """
+    /// The whole page.
+    static let html: String = head + "<style>\n" + style + "</style>\n</head>\n" + body
+        + "<script>\n\"use strict\";\n" + coreScript + viewScript + mapScript + "start();\n</script>\n</body>\n</html>\n"
+
+    private static let head = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Switchyard</title>
+
+        """
+
+    private static let body = """
+        <body data-connection="connecting" data-feed-received="0" data-state-loaded="no">
+        <header>
+          <h1>Switchyard</h1>
+          <span id="bus" class="muted">bus …</span>
+          <span id="connection" class="badge">connecting</span>
+          <nav><a href="/metrics">metrics</a> <a href="/api/stats">stats</a> <a href="/api/state">state</a> <a href="/readyz">readyz</a></nav>
+        </header>
+        <main>
+          <section class="panel" id="actions-panel">
+            <h2>Actions</h2>
+            <form id="filter">
+              <input id="pattern" value="*" spellcheck="false" aria-label="type pattern" title="*, a domain gps/* or a type gps/fix">
+              <button type="submit">Filter</button>
+              <button type="button" id="pause">Pause</button>
+              <span id="feed-note" class="muted"></span>
+            </form>
+            <div id="feed" role="log" aria-live="off"></div>
+            <div id="detail" hidden>
+              <h3>Action <span id="detail-id"></span> <button type="button" id="detail-close">close</button></h3>
+              <pre id="detail-json"></pre>
+              <h3>Cause chain</h3>
+              <ol id="detail-causes"></ol>
+            </div>
+          </section>
+          <section class="panel" id="plugins-panel">
+            <h2>Plugins</h2>
+            <table id="plugins"><thead><tr><th>plugin</th><th>kind</th><th>status</th><th>restarts</th><th>failures</th>
+              <th>dropped</th><th>buffer</th><th>last error</th></tr></thead><tbody></tbody></table>
+          </section>
+          <section class="panel" id="maps-panel">
+            <h2>Location</h2>
+            <div id="maps"><p class="muted" id="no-maps">No location-emitter or gpsd plugin.</p></div>
+          </section>
+          <section class="panel" id="state-panel">
+            <h2>State</h2>
+            <div id="state" class="tree"></div>
+          </section>
+        </main>
+
+        """
 }

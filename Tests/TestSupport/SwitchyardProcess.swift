@@ -1,12 +1,12 @@
 import Foundation
-import SwitchyardTestSupport
 import Synchronization
 import Testing
 
-/// The real `switchyard` executable, started as a child process with its output captured.
-final class SwitchyardProcess: Sendable {
+/// The real `switchyard` executable, started as a child process with its output captured:
+/// the one harness of the end-to-end and plugin process tests.
+public final class SwitchyardProcess: Sendable {
     /// Where the built executable is: beside the test bundle in the build folder.
-    static let executable: URL = {
+    public static let executable: URL = {
         if let override = ProcessInfo.processInfo.environment["SWITCHYARD_EXECUTABLE"] {
             return URL(fileURLWithPath: override)
         }
@@ -24,14 +24,14 @@ final class SwitchyardProcess: Sendable {
     }()
 
     /// The package root, where `Config/` lives.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     private let process = Process()
     private let output = CapturedOutput()
 
     /// Starts `switchyard` with `arguments` in `directory` (default: the package root).
-    init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:]) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -58,18 +58,20 @@ final class SwitchyardProcess: Sendable {
         try process.run()
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var stdout: String { output.text(errors: false) }
-    var stderr: String { output.text(errors: true) }
+    public var pid: Int32 { process.processIdentifier }
+    public var stdout: String { output.text(errors: false) }
+    public var stderr: String { output.text(errors: true) }
+    /// Whether the process still runs.
+    public var isRunning: Bool { process.isRunning }
 
     /// Sends a signal to the process.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
 
     /// Polls until `condition` holds for the captured output; `false` after `timeout` (scaled
     /// by `SWITCHYARD_TEST_TIMEOUT_SCALE`).
-    func wait(timeout: Duration = .seconds(30), until condition: (SwitchyardProcess) -> Bool) async -> Bool {
+    public func wait(timeout: Duration = .seconds(30), until condition: (SwitchyardProcess) -> Bool) async -> Bool {
         let deadline = TestDeadline(after: timeout)
         while !deadline.hasPassed {
             if condition(self) { return true }
@@ -81,7 +83,7 @@ final class SwitchyardProcess: Sendable {
 
     /// Waits for the process to exit and returns its exit status; kills it after `timeout`
     /// (scaled) and records an issue.
-    func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
+    public func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
         await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
         if process.isRunning {
             Issue.record("switchyard did not exit within \(TestTimeouts.scaled(timeout)); killing it. stderr:\n\(stderr)")
@@ -95,15 +97,43 @@ final class SwitchyardProcess: Sendable {
     }
 
     /// Whether the process has blocked SIGTERM (read from /proc), i.e. the launcher has started.
-    var hasBlockedStopSignals: Bool { Self.blocksStopSignals(pid: pid) }
+    public var hasBlockedStopSignals: Bool { Self.blocksStopSignals(pid: pid) }
 
     /// Whether process `pid` has SIGTERM blocked (its main thread's `SigBlk` in /proc).
-    static func blocksStopSignals(pid: pid_t) -> Bool {
+    public static func blocksStopSignals(pid: pid_t) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
               let mask = UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16)
         else { return false }
         return mask & (1 << UInt64(SIGTERM - 1)) != 0
+    }
+
+    /// The exit status once the process has exited by itself, waiting at most `timeout`
+    /// (scaled); `nil` when it still runs (nothing is recorded or killed).
+    public func exitStatusIfExited(timeout: Duration) async -> Int32? {
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Kills the process with SIGKILL (a power cut, as far as it can tell) and waits for it.
+    public func killNow() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and returns the exit status, killing the process after `timeout`
+    /// (scaled) and recording an issue.
+    public func stop(timeout: Duration = .seconds(30)) async -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
+        if process.isRunning {
+            Issue.record("switchyard did not stop within \(TestTimeouts.scaled(timeout)); stderr:\n\(stderr)")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
     deinit {
@@ -112,16 +142,22 @@ final class SwitchyardProcess: Sendable {
 }
 
 /// A temporary directory removed when the test ends.
-final class TemporaryDirectory: Sendable {
-    let url: URL
+public final class TemporaryDirectory: Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// The path of `name` inside the directory.
+    public func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
     /// Writes `text` to `name` inside the directory and returns its path.
-    func write(_ name: String, _ text: String) throws -> String {
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
         let file = url.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path

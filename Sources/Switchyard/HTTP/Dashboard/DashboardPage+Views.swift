@@ -1,0 +1,104 @@
+extension DashboardPage {
+    /// Plugin health from `/api/stats` and the state tree from `/api/state`.
+    static let viewScript = #"""
+        // Plugin health; also finds the plugins that get a map, and the tile template.
+        async function refreshStats() {
+          const stats = (await getJSON("/api/stats")).stats || {};
+          $("bus").textContent = "bus " + (stats.name || "?") + " · " + (stats.actions || 0) + " actions · up "
+            + Math.round(stats.uptime || 0) + " s";
+          const rows = [];
+          for (const plugin of stats.plugins || []) {
+            const row = element("tr");
+            row.dataset.plugin = plugin.name;
+            const status = String(plugin.status || "");
+            const cells = [
+              [plugin.name, ""], [plugin.kind, "muted"],
+              [status, /fail|gave|stopp|restart/.test(status) ? "bad" : status === "running" ? "good" : ""],
+              [plugin.restarts, "num"], [plugin.failures, "num"], [plugin.dropped, "num"], [plugin.queued, "num"],
+              [plugin.lastError || "", "bad"],
+            ];
+            for (const [value, className] of cells) row.appendChild(element("td", className, value === undefined || value === null ? "" : String(value)));
+            rows.push(row);
+            if (plugin.kind === "location-emitter" || plugin.kind === "gpsd") {
+              ensureMap(plugin.name, plugin.kind, stats.journal ? stats.journal.lastSequence || 0 : 0);
+            }
+          }
+          document.querySelector("#plugins tbody").replaceChildren(...rows);
+          const tiles = stats.http && typeof stats.http.tiles === "string" ? stats.http.tiles : null;
+          if (tiles !== mapTiles) { mapTiles = tiles; redrawMaps(); }
+          return stats;
+        }
+
+        // The state tree: re-rendered when the state changed, keeping what was folded, with the
+        // paths that changed highlighted.
+        const tree = { text: null, value: undefined, open: new Map() };
+
+        async function refreshState() {
+          let reply;
+          try { reply = await getJSON("/api/state"); } catch (error) { return; }
+          const text = JSON.stringify(reply.state);
+          if (text === tree.text) return;
+          const changed = new Set();
+          if (tree.text !== null) changedPaths(tree.value, reply.state, "", changed);
+          tree.text = text;
+          tree.value = reply.state;
+          const root = $("state");
+          const scroll = root.scrollTop;
+          root.replaceChildren(...children(reply.state, "", 0, changed));
+          root.scrollTop = scroll;
+          marks.stateLoaded = "yes";
+        }
+
+        function isContainer(value) { return value !== null && typeof value === "object"; }
+
+        // Adds every leaf path that differs, and the containers above it.
+        function changedPaths(before, after, path, out) {
+          if (isContainer(before) && isContainer(after) && Array.isArray(before) === Array.isArray(after)) {
+            let any = false;
+            for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+              if (changedPaths(before[key], after[key], path ? path + "." + key : key, out)) any = true;
+            }
+            if (any && path) out.add(path);
+            return any;
+          }
+          if (before === after || JSON.stringify(before) === JSON.stringify(after)) return false;
+          out.add(path);
+          return true;
+        }
+
+        function children(value, path, depth, changed) {
+          if (!isContainer(value)) return [leaf("", value, path, changed)];
+          const keys = Object.keys(value);
+          if (!Array.isArray(value)) keys.sort();
+          if (!keys.length) return [element("div", "leaf muted", Array.isArray(value) ? "[]" : "{}")];
+          return keys.map((key) => {
+            const child = value[key];
+            const childPath = path ? path + "." + key : key;
+            if (!isContainer(child)) return leaf(key, child, childPath, changed);
+            const details = element("details");
+            details.dataset.path = childPath;
+            details.open = tree.open.has(childPath) ? tree.open.get(childPath) : depth < 2;
+            details.addEventListener("toggle", () => tree.open.set(childPath, details.open));
+            const summary = element("summary");
+            summary.appendChild(element("span", "key", key));
+            const size = Object.keys(child).length;
+            summary.appendChild(element("span", "muted", Array.isArray(child) ? " [" + size + "]" : " {" + size + "}"));
+            if (changed.has(childPath)) summary.classList.add("changed");
+            details.appendChild(summary);
+            details.append(...children(child, childPath, depth + 1, changed));
+            return details;
+          });
+        }
+
+        function leaf(key, value, path, changed) {
+          const line = element("div", "leaf");
+          line.dataset.path = path;
+          if (key !== "") { line.appendChild(element("span", "key", key)); line.appendChild(document.createTextNode(": ")); }
+          const kind = typeof value === "string" ? "string" : typeof value === "number" ? "number" : "muted";
+          line.appendChild(element("span", kind, JSON.stringify(value)));
+          if (changed.has(path)) line.classList.add("changed");
+          return line;
+        }
+
+        """#
+}

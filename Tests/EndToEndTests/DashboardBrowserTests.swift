@@ -1,0 +1,62 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+/// The dashboard in a real browser: headless Chromium loads `GET /` from a real bus whose
+/// location emitter replayed the demo route and whose timer keeps the feed moving.
+@Suite(.serialized, .enabled(if: HeadlessChromium.testsEnabled, "\(HeadlessChromium.missingMessage)"))
+struct DashboardBrowserTests {
+    /// Where the screenshot goes: a CI artefact beside the build, copied into docs/ for the README.
+    static let screenshot = SwitchyardProcess.packageRoot.appendingPathComponent(".build/dashboard.png").path
+
+    /// The feed updates live, the state tree shows the location, and the map's polyline has one
+    /// point per replayed position; a click on an action shows it with its cause chain.
+    @Test func dashboardShowsTheBus() async throws {
+        let route = try TrackExportTests.routePoints()
+        let (bus, port) = try await RunningBus.startServingHTTP(plugins: """
+            [{"name": "location", "kind": "location-emitter", "distanceFilter": 0,
+              "source": {"replay": "\(TrackExportTests.route)", "speed": 1000}},
+             {"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": 9},
+             {"name": "tick", "kind": "timer", "interval": 0.25, "type": "tick/beat"}]
+            """)
+        let replayed = try await eventually(timeout: .seconds(60), interval: .milliseconds(200)) {
+            try await bus.client(["journal", "show", "location/availability"]).stdout.contains("the replay of")
+        }
+        #expect(replayed, "the replay did not end: \(bus.process.stderr)")
+        let last = try #require(route.last)
+        let url = "http://127.0.0.1:\(port)/"
+        let screenshot = Self.screenshot
+
+        let checks = try await onThread { () throws -> [String] in
+            let browser = try HeadlessChromium(url: url)
+            defer { browser.close() }
+            try browser.attach()
+            var failures: [String] = []
+            func check(_ what: String, _ expression: String) throws {
+                if try !browser.wait(until: expression) {
+                    failures.append("\(what): \(expression) never held; \(String(describing: try? browser.evaluate("document.body.outerHTML.slice(0, 3000)")))")
+                }
+            }
+            try check("the feed is live", #"document.body.dataset.connection === "live" && Number(document.body.dataset.feedReceived) > 0"#)
+            let received = try browser.evaluate("Number(document.body.dataset.feedReceived)") as? Int ?? 0
+            try check("the feed updates", "Number(document.body.dataset.feedReceived) >= \(received + 3) && document.querySelectorAll('#feed .row').length > 0")
+            try check("the map has the whole track", #"document.querySelector('svg[data-plugin="location"]')?.dataset.points === "\#(route.count)""#)
+            let points = try browser.evaluate(#"document.querySelector('svg[data-plugin="location"] polyline').getAttribute("points").trim().split(/\s+/).length"#) as? Int
+            if points != route.count { failures.append("the polyline has \(points ?? -1) points, not \(route.count)") }
+            try check("the state shows the location",
+                      #"document.querySelector('[data-path="location.location.latitude"]')?.lastChild.textContent === "\#(last.0)""#)
+            try check("plugin health lists every plugin", #"document.querySelectorAll('#plugins tr[data-plugin]').length === 3"#)
+            try check("a gpsd plugin gets a map too", #"document.querySelector('svg[data-plugin="gps"]') !== null"#)
+            // A timer beat's chain: none (it came from the timer); then a click on a feed row.
+            _ = try browser.evaluate("document.querySelector('#feed .row').click()")
+            try check("a click shows the action and its causes",
+                      "!document.getElementById('detail').hidden && document.getElementById('detail-json').textContent.includes('\"id\"') "
+                        + "&& document.querySelectorAll('#detail-causes li').length > 0")
+            try browser.screenshot(to: screenshot)
+            return failures
+        }
+        for failure in checks { Issue.record(Comment(rawValue: failure)) }
+        #expect(FileManager.default.fileExists(atPath: screenshot))
+        #expect(await bus.stop() == 0)
+    }
+}

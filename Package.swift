@@ -6,8 +6,8 @@ let pluginTargets: [Target] = [
     .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
     .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
     .target(name: "GPSDPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/GPSD"),
-    .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard"], path: "Plugins/LocationEmitter"),
-    .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard"], path: "Plugins/NetworkFetch"),
+    .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/LocationEmitter"),
+    .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NetworkFetch"),
     .target(name: "NATSPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NATS"),
     .target(name: "ExecPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
     // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.

@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Foundation
 import Switchyard
 
@@ -68,6 +69,6 @@ struct FetchEngine: Sendable {
     }
 
     private static func milliseconds(_ duration: Duration) -> JSON {
-        .integer(Int64((duration.seconds * 1000).rounded()))
+        .integer(Int64((duration.secondsValue * 1000).rounded()))
     }
 }

@@ -74,6 +74,21 @@ public struct ManualClock: Clock {
     /// The earliest deadline of a current sleeper, or `nil` when nobody sleeps.
     public var nextDeadline: Instant? { timeline.nextDeadline }
 
+    /// The time from now until each current sleeper's deadline, shortest first (empty when
+    /// nobody sleeps).
+    public var pendingDelays: [Duration] { timeline.pendingDelays }
+
+    /// Suspends until a task sleeps on this clock for a delay from now that satisfies
+    /// `predicate` (a sleeper already there counts), and returns that delay, so a test can
+    /// advance by exactly a backoff or a timeout it does not know in advance:
+    /// `clock.advance(by: await clock.waitForSleeper { $0 < .seconds(30) }!)`.
+    ///
+    /// Returns `nil` when the waiting task is cancelled first.
+    @discardableResult
+    public func waitForSleeper(where predicate: @escaping @Sendable (Duration) -> Bool) async -> Duration? {
+        await timeline.waitForSleeper(where: predicate)
+    }
+
     /// Suspends until the clock is advanced to `deadline`; returns at once when it has passed.
     ///
     /// `tolerance` is ignored: a manual clock wakes sleepers exactly at their deadline.

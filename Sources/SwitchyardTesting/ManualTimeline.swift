@@ -12,8 +12,14 @@ final class ManualTimeline: Sendable {
         var continuation: UnsafeContinuation<Void, Never>
     }
 
+    private struct DelayWaiter {
+        var predicate: @Sendable (Duration) -> Bool
+        var continuation: UnsafeContinuation<Duration?, Never>
+    }
+
     private struct State {
         var now = ManualClock.Instant(offset: .zero)
+        var delayWaiters: [UInt64: DelayWaiter] = [:]
         var nextID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
         /// Waits that have an ID but have not registered yet, and whether their task was
@@ -43,6 +49,25 @@ final class ManualTimeline: Sendable {
             for id in met.keys { countWaiters[id] = nil }
             return met.map(\.value.continuation)
         }
+
+        /// The first current sleeper's delay from now that satisfies `predicate`.
+        func delay(where predicate: (Duration) -> Bool) -> Duration? {
+            sleepers.values.map { now.duration(to: $0.deadline) }.sorted().first(where: predicate)
+        }
+
+        /// Removes the delay waiters satisfied by a sleeper `delay` from now.
+        mutating func satisfiedDelayWaiters(by delay: Duration) -> [(UnsafeContinuation<Duration?, Never>, Duration)] {
+            let met = delayWaiters.filter { $0.value.predicate(delay) }
+            for id in met.keys { delayWaiters[id] = nil }
+            return met.map { ($0.value.continuation, delay) }
+        }
+    }
+
+    /// What registering a sleeper decided, to act on after unlocking.
+    private struct Registration {
+        var outcome: Result<Void, any Error>?
+        var countWaiters: [UnsafeContinuation<Void, Never>] = []
+        var delayWaiters: [(UnsafeContinuation<Duration?, Never>, Duration)] = []
     }
 
     private let state = Mutex(State())
@@ -50,20 +75,29 @@ final class ManualTimeline: Sendable {
     var now: ManualClock.Instant { state.withLock { $0.now } }
     var sleeperCount: Int { state.withLock { $0.sleepers.count } }
     var nextDeadline: ManualClock.Instant? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+    var pendingDelays: [Duration] {
+        state.withLock { state in state.sleepers.values.map { state.now.duration(to: $0.deadline) }.sorted() }
+    }
 
     func sleep(until deadline: ManualClock.Instant) async throws {
         try Task.checkCancellation()
         let id = state.withLock { $0.makeID() }
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                let (outcome, waiters) = state.withLock { state -> (Result<Void, any Error>?, [UnsafeContinuation<Void, Never>]) in
-                    if state.register(id) { return (.failure(CancellationError()), []) }
-                    if deadline <= state.now { return (.success(()), []) }
+                let registration = state.withLock { state -> Registration in
+                    if state.register(id) { return Registration(outcome: .failure(CancellationError())) }
+                    if deadline <= state.now { return Registration(outcome: .success(())) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return (nil, state.satisfiedCountWaiters())
+                    var registration = Registration(outcome: nil)
+                    registration.countWaiters = state.satisfiedCountWaiters()
+                    if !state.delayWaiters.isEmpty {
+                        registration.delayWaiters = state.satisfiedDelayWaiters(by: state.now.duration(to: deadline))
+                    }
+                    return registration
                 }
-                if let outcome { continuation.resume(with: outcome) }
-                for waiter in waiters { waiter.resume() }
+                if let outcome = registration.outcome { continuation.resume(with: outcome) }
+                for waiter in registration.countWaiters { waiter.resume() }
+                for (waiter, delay) in registration.delayWaiters { waiter.resume(returning: delay) }
             }
         } onCancel: {
             let (sleeper, waiters) = state.withLock { state -> (Sleeper?, [UnsafeContinuation<Void, Never>]) in
@@ -112,6 +146,30 @@ final class ManualTimeline: Sendable {
                 return waiter
             }
             waiter?.continuation.resume()
+        }
+    }
+
+    func waitForSleeper(where predicate: @escaping @Sendable (Duration) -> Bool) async -> Duration? {
+        let id = state.withLock { $0.makeID() }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Duration?, Never>) in
+                let found = state.withLock { state -> Duration?? in
+                    if state.register(id) { return .some(nil) }
+                    if let delay = state.delay(where: predicate) { return .some(delay) }
+                    state.delayWaiters[id] = DelayWaiter(predicate: predicate, continuation: continuation)
+                    return .none
+                }
+                if let found { continuation.resume(returning: found) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> DelayWaiter? in
+                guard let waiter = state.delayWaiters.removeValue(forKey: id) else {
+                    state.cancelEarly(id)
+                    return nil
+                }
+                return waiter
+            }
+            waiter?.continuation.resume(returning: nil)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Switchyard
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 @testable import NetworkFetchPlugin
@@ -11,7 +12,7 @@ struct FetcherTests {
     private let request = PreparedRequest(method: "GET", url: URL(string: "http://h/x")!, headers: [], body: nil)
 
     private func fetcher(
-        _ transport: ScriptedTransport, clock: TestClock, retry: RetryPolicy = RetryPolicy(attempts: 3),
+        _ transport: ScriptedTransport, clock: ManualClock, retry: RetryPolicy = RetryPolicy(attempts: 3),
         extract: String? = nil
     ) -> Fetcher {
         Fetcher(
@@ -26,7 +27,7 @@ struct FetcherTests {
     /// A hanging attempt times out when the clock passes the timeout, and the next attempt is
     /// made after the backoff.
     @Test func timeoutThenRetry() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = ScriptedTransport([.hang, Self.ok("[1]")])
         let task = Task { await fetcher(transport, clock: clock).fetch(request) }
         #expect(await clock.waitForSleeper { $0 == .seconds(10) } == .seconds(10))
@@ -39,17 +40,17 @@ struct FetcherTests {
 
     /// The last failure is reported with the number of attempts once they run out.
     @Test func reportsTheLastFailure() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = ScriptedTransport([.answer(.network("reset")), .answer(.network("refused"))])
         let task = Task { await fetcher(transport, clock: clock, retry: RetryPolicy(attempts: 2)).fetch(request) }
-        clock.advance(by: await clock.waitForSleeper { $0 < .seconds(10) })
+        clock.advance(by: try #require(await clock.waitForSleeper { $0 < .seconds(10) }))
         #expect(await task.value == .failed(FetchFailure(kind: .network, message: "refused (after 2 attempts)", attempts: 2)))
     }
 
     /// A cancelled fetch reports nothing, whether it is sending or backing off.
     @Test(arguments: [false, true])
     func cancellationReportsNothing(whileBackingOff: Bool) async {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = ScriptedTransport(whileBackingOff ? [.answer(.timedOut)] : [])
         let task = Task { await fetcher(transport, clock: clock).fetch(request) }
         await clock.waitForSleeper { whileBackingOff ? $0 < .seconds(10) : $0 == .seconds(10) }
@@ -66,14 +67,14 @@ struct FetcherTests {
     ])
     func finalFailures(step: ScriptedTransport.Step, failure: FetchFailure) async {
         let transport = ScriptedTransport([step])
-        let outcome = await fetcher(transport, clock: TestClock(), extract: "data.items").fetch(request)
+        let outcome = await fetcher(transport, clock: ManualClock(), extract: "data.items").fetch(request)
         #expect(outcome == .failed(failure))
         #expect(transport.sendCount == 1)
     }
 
     /// A body that is not JSON is a decode failure citing the parser's position.
     @Test func invalidJSONIsADecodeFailure() async throws {
-        let outcome = await fetcher(ScriptedTransport([Self.ok("{\"a\": <html>")]), clock: TestClock()).fetch(request)
+        let outcome = await fetcher(ScriptedTransport([Self.ok("{\"a\": <html>")]), clock: ManualClock()).fetch(request)
         guard case .failed(let failure) = outcome else {
             Issue.record("expected a failure, got \(String(describing: outcome))")
             return
@@ -85,9 +86,9 @@ struct FetcherTests {
 
     /// An empty 2xx body (204) loads as `null`; `extract` reads array indexes too.
     @Test func decodesEmptyAndExtractedBodies() async {
-        let empty = await fetcher(ScriptedTransport([Self.ok("", status: 204)]), clock: TestClock()).fetch(request)
+        let empty = await fetcher(ScriptedTransport([Self.ok("", status: 204)]), clock: ManualClock()).fetch(request)
         #expect(empty == .loaded(value: nil, status: 204, attempts: 1))
-        let extracted = await fetcher(ScriptedTransport([Self.ok(#"{"data":{"items":["a","b"]}}"#)]), clock: TestClock(), extract: "data.items.1")
+        let extracted = await fetcher(ScriptedTransport([Self.ok(#"{"data":{"items":["a","b"]}}"#)]), clock: ManualClock(), extract: "data.items.1")
             .fetch(request)
         #expect(extracted == .loaded(value: "b", status: 200, attempts: 1))
     }

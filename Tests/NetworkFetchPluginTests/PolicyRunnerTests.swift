@@ -1,5 +1,6 @@
 import Switchyard
 import SwitchyardTestSupport
+import SwitchyardTesting
 import Testing
 
 @testable import NetworkFetchPlugin
@@ -9,7 +10,7 @@ import Testing
 struct PolicyRunnerTests {
     private struct Run {
         let work = GatedWork()
-        let clock = TestClock()
+        let clock = ManualClock()
         /// What the runner reported, in order.
         let reports: AsyncStream<PolicyRunner.Event>
         let input: AsyncStream<Int>.Continuation

@@ -24,19 +24,19 @@ struct ServerPolicyTests {
         let server = try await ScriptedServer.start(routes: ["/search": [["hold": true, "echo": true]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/search?q={payload.q}"), policy: .latest)) { harness in
-            harness.trigger(payload: ["q": "first"])
+            try await harness.trigger(payload: ["q": "first"])
             try await server.awaitRequests("/search", count: 1, state: "held")
-            harness.trigger(payload: ["q": "second"])
+            try await harness.trigger(payload: ["q": "second"])
             try await server.awaitRequests("/search", count: 1, state: "aborted")
             try await server.awaitRequests("/search", count: 1, state: "held")
             try await server.release("/search")
-            let loaded = await harness.bus.waitFor("places/loaded")
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"]?["query"] == "q=second")
-            let loadings = harness.bus.actions("places/loading")
+            let loadings = harness.actions("places/loading")
             #expect(loadings.count == 2)
             #expect(loaded.payload["requestId"] == loadings.last?.payload["requestId"])
-            #expect(harness.bus.slice["value"]?["query"] == "q=second")
-            #expect(harness.bus.slice["requestId"] == loadings.last?.payload["requestId"])
+            #expect(harness.slice["value"]?["query"] == "q=second")
+            #expect(harness.slice["requestId"] == loadings.last?.payload["requestId"])
             let requests = try await server.requests()
             #expect(requests.map { $0["query"] } == ["q=first", "q=second"])
             #expect(requests.first?["state"] == "aborted")
@@ -50,16 +50,16 @@ struct ServerPolicyTests {
         let server = try await ScriptedServer.start(routes: ["/slot": [["hold": true, "echo": true]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/slot?n={payload.n}"), policy: .every(maxConcurrent: 2))) { harness in
-            for number in 1...4 { harness.trigger(payload: ["n": .integer(Int64(number))]) }
+            for number in 1...4 { try await harness.trigger(payload: ["n": .integer(Int64(number))]) }
             try await server.awaitRequests("/slot", count: 2, state: "held")
-            #expect(harness.bus.actions("places/loading").count == 2)
+            #expect(harness.actions("places/loading").count == 2)
             for released in 1...4 {
                 try await server.awaitRequests("/slot", count: min(2, 5 - released), state: "held")
                 try await server.release("/slot")
-                await harness.bus.waitFor("places/loaded", count: released)
+                try await harness.waitFor("places/loaded", count: released)
             }
             #expect(try await server.maxInFlight() == 2)
-            let queries = harness.bus.actions("places/loaded").compactMap { $0.payload["value"]?["query"]?.stringValue }
+            let queries = harness.actions("places/loaded").compactMap { $0.payload["value"]?["query"]?.stringValue }
             #expect(Set(queries) == ["n=1", "n=2", "n=3", "n=4"])
         }
     }
@@ -70,19 +70,19 @@ struct ServerPolicyTests {
         let server = try await ScriptedServer.start(routes: ["/lead": [["hold": true, "echo": true]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/lead?n={payload.n}"), policy: .leading)) { harness in
-            harness.trigger(payload: ["n": 1])
+            try await harness.trigger(payload: ["n": 1])
             try await server.awaitRequests("/lead", count: 1, state: "held")
-            harness.trigger(payload: ["n": 2])
-            await harness.bus.waitForLog(containing: "runner: dropped")
+            try await harness.trigger(payload: ["n": 2])
+            try await harness.waitForLog(containing: "runner: dropped")
             try await server.release("/lead")
-            await harness.bus.waitForLog(containing: "runner: finished")
-            harness.trigger(payload: ["n": 3])
+            try await harness.waitForLog(containing: "runner: finished")
+            try await harness.trigger(payload: ["n": 3])
             try await server.awaitRequests("/lead", count: 1, state: "held")
             try await server.release("/lead")
-            await harness.bus.waitFor("places/loaded", count: 2)
+            try await harness.waitFor("places/loaded", count: 2)
             let requests = try await server.requests()
             #expect(requests.map { $0["query"] } == ["n=1", "n=3"])
-            #expect(harness.bus.actions("places/loading").count == 2)
+            #expect(harness.actions("places/loading").count == 2)
         }
     }
 }

@@ -25,22 +25,22 @@ struct ServerResponseTests {
         let server = try await ScriptedServer.start(routes: ["/places": [["json": ["name": "Café", "rating": 4.5]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/places"))) { harness in
-            let trigger = harness.trigger()
-            let loaded = await harness.bus.waitFor("places/loaded")
+            let trigger = try await harness.trigger()
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"] == ["name": "Café", "rating": 4.5])
             #expect(loaded.payload["status"] == 200)
             #expect(loaded.payload["attempts"] == 1)
             #expect(loaded.payload["elapsedMs"] == 0)
             #expect(loaded.cause == trigger.id)
-            let loading = try #require(harness.bus.actions("places/loading").first)
+            let loading = try #require(harness.actions("places/loading").first)
             #expect(loading.payload["requestId"] == loaded.payload["requestId"])
             #expect(loading.payload["cause"] == .integer(Int64(trigger.id)))
             #expect(loading.payload["method"] == "GET")
             #expect(loading.payload["url"] == .string(server.url("/places")))
-            #expect(harness.bus.slice["status"] == "loaded")
-            #expect(harness.bus.slice["value"] == ["name": "Café", "rating": 4.5])
-            #expect(harness.bus.slice["error"] == .null)
-            #expect(harness.bus.slice["requestId"] == loaded.payload["requestId"])
+            #expect(harness.slice["status"] == "loaded")
+            #expect(harness.slice["value"] == ["name": "Café", "rating": 4.5])
+            #expect(harness.slice["error"] == .null)
+            #expect(harness.slice["requestId"] == loaded.payload["requestId"])
         }
     }
 
@@ -49,8 +49,8 @@ struct ServerResponseTests {
         let server = try await ScriptedServer.start(routes: ["/rates": [["json": ["base": "EUR", "rates": ["USD": 1.08]]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/rates"), extract: "rates")) { harness in
-            harness.trigger()
-            let loaded = await harness.bus.waitFor("places/loaded")
+            try await harness.trigger()
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"] == ["USD": 1.08])
         }
     }
@@ -61,8 +61,8 @@ struct ServerResponseTests {
         defer { server.stop() }
         let configuration = try NetworkFetchConfiguration.testing(url: server.url("/missing"), retry: RetryPolicy(attempts: 3))
         try await withHarness(configuration) { harness in
-            harness.trigger()
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "http")
             #expect(failed.payload["status"] == 404)
             #expect(failed.payload["attempts"] == 1)
@@ -70,9 +70,9 @@ struct ServerResponseTests {
             let requests = try await server.requests()
             #expect(requests.count == 1)
             #expect(harness.clock.pendingDelays.isEmpty)
-            #expect(harness.bus.slice["status"] == "failed")
-            #expect(harness.bus.slice["error"]?["kind"] == "http")
-            #expect(harness.bus.slice["error"]?["status"] == 404)
+            #expect(harness.slice["status"] == "failed")
+            #expect(harness.slice["error"]?["kind"] == "http")
+            #expect(harness.slice["error"]?["status"] == 404)
         }
     }
 
@@ -83,17 +83,17 @@ struct ServerResponseTests {
         defer { server.stop() }
         let retry = RetryPolicy(attempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(30))
         try await withHarness(try .testing(url: server.url("/flaky"), retry: retry), jitter: 0.5) { harness in
-            harness.trigger()
-            let delay = await harness.clock.waitForSleeper { $0 < .seconds(30) }
+            try await harness.trigger()
+            let delay = try #require(await harness.clock.waitForSleeper { $0 < .seconds(30) })
             #expect(delay == .milliseconds(750))
             harness.clock.advance(by: delay)
-            let loaded = await harness.bus.waitFor("places/loaded")
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"] == ["ok": true])
             #expect(loaded.payload["attempts"] == 2)
             #expect(loaded.payload["elapsedMs"] == 750)
             let requests = try await server.requests()
             #expect(requests.count == 2)
-            #expect(harness.bus.actions("places/loading").count == 1)
+            #expect(harness.actions("places/loading").count == 1)
         }
     }
 
@@ -105,11 +105,11 @@ struct ServerResponseTests {
         defer { server.stop() }
         let retry = RetryPolicy(attempts: 2, baseDelay: .milliseconds(100), maxDelay: .seconds(20))
         try await withHarness(try .testing(url: server.url("/limited"), retry: retry)) { harness in
-            harness.trigger()
-            let delay = await harness.clock.waitForSleeper { $0 < .seconds(30) }
+            try await harness.trigger()
+            let delay = try #require(await harness.clock.waitForSleeper { $0 < .seconds(30) })
             #expect(delay == .seconds(7))
             harness.clock.advance(by: delay)
-            let loaded = await harness.bus.waitFor("places/loaded")
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"] == [1, 2, 3])
             #expect(loaded.payload["attempts"] == 2)
         }
@@ -121,9 +121,9 @@ struct ServerResponseTests {
         defer { server.stop() }
         let retry = RetryPolicy(attempts: 2, baseDelay: .seconds(2), maxDelay: .seconds(2))
         try await withHarness(try .testing(url: server.url("/down"), retry: retry)) { harness in
-            harness.trigger()
-            harness.clock.advance(by: await harness.clock.waitForSleeper { $0 < .seconds(30) })
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            harness.clock.advance(by: try #require(await harness.clock.waitForSleeper { $0 < .seconds(30) }))
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "http")
             #expect(failed.payload["status"] == 503)
             #expect(failed.payload["attempts"] == 2)
@@ -137,11 +137,11 @@ struct ServerResponseTests {
         let server = try await ScriptedServer.start(routes: ["/slow": [["hold": true, "json": "late"]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/slow"), timeout: .seconds(5))) { harness in
-            harness.trigger()
+            try await harness.trigger()
             try await server.awaitRequests("/slow", count: 1, state: "held")
-            let delay = await harness.clock.waitForSleeper { $0 == .seconds(5) }
+            let delay = try #require(await harness.clock.waitForSleeper { $0 == .seconds(5) })
             harness.clock.advance(by: delay)
-            let failed = await harness.bus.waitFor("places/failed")
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "timeout")
             #expect(failed.payload["status"] == .null)
             #expect(failed.payload["message"] == "no complete response within 5 s")
@@ -154,9 +154,9 @@ struct ServerResponseTests {
         let port = try unusedLocalPort()
         let retry = RetryPolicy(attempts: 2, baseDelay: .seconds(1), maxDelay: .seconds(1))
         try await withHarness(try .testing(url: "http://127.0.0.1:\(port)/x", retry: retry)) { harness in
-            harness.trigger()
-            harness.clock.advance(by: await harness.clock.waitForSleeper { $0 < .seconds(30) })
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            harness.clock.advance(by: try #require(await harness.clock.waitForSleeper { $0 < .seconds(30) }))
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "network")
             #expect(failed.payload["attempts"] == 2)
             #expect(failed.payload["message"] == .string("could not connect to 127.0.0.1:\(port) (connection refused) (after 2 attempts)"))
@@ -168,8 +168,8 @@ struct ServerResponseTests {
         let server = try await ScriptedServer.start(routes: ["/broken": [["body": "{\"a\": 1,", "headers": ["Content-Type": "application/json"]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/broken"), retry: RetryPolicy(attempts: 3))) { harness in
-            harness.trigger()
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "decode")
             #expect(failed.payload["status"] == 200)
             #expect(failed.payload["attempts"] == 1)
@@ -186,8 +186,8 @@ struct ServerResponseTests {
         let server = try await ScriptedServer.start(routes: ["/huge": [["bodyBytes": .integer(Int64(bodyBytes))]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/huge"), maxResponseBytes: 64_000)) { harness in
-            harness.trigger()
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "too-large")
             #expect(failed.payload["status"] == 200)
             #expect(failed.payload["message"] == "the response is larger than 64000 bytes (maxResponseBytes)")
@@ -203,8 +203,8 @@ struct ServerResponseTests {
         ])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/old"))) { harness in
-            harness.trigger()
-            let loaded = await harness.bus.waitFor("places/loaded")
+            try await harness.trigger()
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"] == ["moved": true])
             let requests = try await server.requests()
             #expect(requests.map { $0["path"] } == ["/old", "/new"])
@@ -220,8 +220,8 @@ struct ServerResponseTests {
         let configuration = try NetworkFetchConfiguration.testing(
             url: origin.url("/start"), headers: [("Authorization", "Bearer s3cret-token"), ("X-Trace", "t1")])
         try await withHarness(configuration) { harness in
-            harness.trigger()
-            let loaded = await harness.bus.waitFor("places/loaded")
+            try await harness.trigger()
+            let loaded = try await harness.waitFor("places/loaded")
             #expect(loaded.payload["value"]?["headers"]?["authorization"] == nil)
             #expect(loaded.payload["value"]?["headers"]?["x-trace"] == "t1")
             let originRequests = try await origin.requests()
@@ -234,8 +234,8 @@ struct ServerResponseTests {
         let server = try await ScriptedServer.start(routes: ["/loop": [["status": 302, "headers": ["Location": "/loop"]]]])
         defer { server.stop() }
         try await withHarness(try .testing(url: server.url("/loop"))) { harness in
-            harness.trigger()
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "http")
             #expect(failed.payload["status"] == 302)
             #expect(failed.payload["message"] == "redirect refused: more than 5 redirects")

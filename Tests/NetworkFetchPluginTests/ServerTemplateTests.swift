@@ -35,8 +35,8 @@ struct ServerTemplateTests {
             "city": "São Paulo/Centro & co", "query": "a+b=c?d#e%f", "lat": 52.52, "ok": true, "tags": ["a", "b"],
         ]
         try await withHarness(configuration, state: ["config": ["limit": 5]]) { harness in
-            harness.trigger(payload: payload)
-            let loaded = await harness.bus.waitFor("places/loaded")
+            try await harness.trigger(payload: payload)
+            let loaded = try await harness.waitFor("places/loaded")
             let echo = try #require(loaded.payload["value"])
             #expect(echo["method"] == "POST")
             #expect(echo["path"] == "/echo/S%C3%A3o%20Paulo%2FCentro%20%26%20co")
@@ -61,17 +61,17 @@ struct ServerTemplateTests {
         defer { server.stop() }
         let configuration = try NetworkFetchConfiguration.testing(url: server.url("/echo?lat={payload.latitude}"))
         try await withHarness(configuration) { harness in
-            let trigger = harness.trigger(payload: ["longitude": 13.4])
-            let failed = await harness.bus.waitFor("places/failed")
+            let trigger = try await harness.trigger(payload: ["longitude": 13.4])
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "template")
             #expect(failed.payload["path"] == "payload.latitude")
             #expect(failed.payload["attempts"] == 0)
             #expect(failed.payload["status"] == .null)
             #expect(failed.payload["message"] == "url: placeholder {payload.latitude} has no value; no request sent")
             #expect(failed.cause == trigger.id)
-            #expect(harness.bus.slice["status"] == "failed")
-            #expect(harness.bus.slice["error"]?["message"] == failed.payload["message"])
-            #expect(harness.bus.logs.contains { $0.contains("payload.latitude") })
+            #expect(harness.slice["status"] == "failed")
+            #expect(harness.slice["error"]?["message"] == failed.payload["message"])
+            #expect(harness.logs.contains { $0.contains("payload.latitude") })
         }
         #expect(try await server.requests().isEmpty)
     }
@@ -87,13 +87,13 @@ struct ServerTemplateTests {
         let secrets = ["api-secret-987", "token-secret-654", "literal-key-123"]
         let state: JSON = ["keys": ["api": "api-secret-987", "token": "token-secret-654"]]
         try await withHarness(configuration, state: state) { harness in
-            harness.trigger()
-            let failed = await harness.bus.waitFor("places/failed")
+            try await harness.trigger()
+            let failed = try await harness.waitFor("places/failed")
             #expect(failed.payload["kind"] == "http")
-            let loading = try #require(harness.bus.actions("places/loading").first)
+            let loading = try #require(harness.actions("places/loading").first)
             #expect(loading.payload["url"] == .string(server.url("/secret?api_key=***&q=berlin")))
-            let emitted = harness.bus.actions.map { $0.json.serialized() }.joined() + harness.bus.slice.serialized()
-            let logged = harness.bus.logs.joined(separator: "\n")
+            let emitted = harness.actions.map { $0.json.serialized() }.joined() + harness.slice.serialized()
+            let logged = harness.logs.joined(separator: "\n")
             for secret in secrets {
                 #expect(!emitted.contains(secret))
                 #expect(!logged.contains(secret))

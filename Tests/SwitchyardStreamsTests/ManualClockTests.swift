@@ -119,4 +119,31 @@ struct ManualClockTests {
         await waiter.value
         #expect(clock.sleeperCount == 0)
     }
+
+    /// `waitForSleeper(where:)` returns a matching delay already there or the next one to come,
+    /// measured from now, and `pendingDelays` lists every sleeper's, shortest first.
+    @Test func waitsForASleeperByItsDelay() async throws {
+        let clock = ManualClock()
+        let timeout = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(30))) }
+        #expect(await clock.waitForSleeper { $0 == .seconds(30) } == .seconds(30))
+        let waiter = Task { await clock.waitForSleeper { $0 < .seconds(30) } }
+        let backoff = Task { try await clock.sleep(until: clock.now.advanced(by: .milliseconds(750))) }
+        let found = try #require(await waiter.value)
+        #expect(found == .milliseconds(750))
+        #expect(clock.pendingDelays == [.milliseconds(750), .seconds(30)])
+        clock.advance(by: found)
+        try await backoff.value
+        #expect(clock.pendingDelays == [.milliseconds(29_250)])
+        timeout.cancel()
+        await #expect(throws: CancellationError.self) { try await timeout.value }
+        #expect(clock.pendingDelays.isEmpty)
+    }
+
+    /// A cancelled `waitForSleeper` returns nil instead of waiting for a sleeper that never comes.
+    @Test func cancelledSleeperWaitReturnsNil() async {
+        let clock = ManualClock()
+        let waiter = Task { await clock.waitForSleeper { _ in true } }
+        waiter.cancel()
+        #expect(await waiter.value == nil)
+    }
 }

@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Switchyard
 
 /// The `gpsd` plugin: reads a gpsd daemon's JSON feed and emits its fixes, satellite summaries,
@@ -73,7 +74,7 @@ public struct GPSDPlugin: Plugin {
         configuration.reconnectDelay = settings.seconds("reconnectDelay", default: .milliseconds(500), range: 0.01...3_600)
         configuration.maximumReconnectDelay = settings.seconds("maxReconnectDelay", default: .seconds(30), range: 0.01...86_400)
         if configuration.maximumReconnectDelay < configuration.reconnectDelay {
-            settings.problem("maxReconnectDelay", "must not be below reconnectDelay (\(configuration.reconnectDelay.inSeconds) seconds)")
+            settings.problem("maxReconnectDelay", "must not be below reconnectDelay (\(configuration.reconnectDelay.secondsValue) seconds)")
         }
         configuration.connectTimeout = settings.seconds("connectTimeout", default: .seconds(5), range: 0.05...300)
         configuration.maximumLineLength = settings.int("maxLineLength", default: 64 * 1024, range: 1_024...(16 << 20))

@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Switchyard
 import Synchronization
 
@@ -156,7 +157,7 @@ struct GPSDSession: Sendable {
             "endpoint": .string(configuration.endpoint.description),
         ]
         payload["reason"] = report.reason.map(JSON.string)
-        payload["retryIn"] = report.retryIn.map { .number($0.inSeconds) }
+        payload["retryIn"] = report.retryIn.map { .number($0.secondsValue) }
         if report.status != .disconnected { payload["gpsd"] = gpsdRelease.map(JSON.string) }
         if let reason = report.reason {
             output.info("\(report.status.rawValue): \(reason)")

@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Foundation
 import Switchyard
 

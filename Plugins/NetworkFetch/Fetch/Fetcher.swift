@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Foundation
 import Switchyard
 
@@ -111,7 +112,7 @@ struct Fetcher: Sendable {
 
     /// `5 s`, `0.25 s`.
     static func format(_ duration: Duration) -> String {
-        let seconds = duration.seconds
+        let seconds = duration.secondsValue
         return seconds == seconds.rounded() ? "\(Int64(seconds)) s" : "\(((seconds * 1000).rounded()) / 1000) s"
     }
 }

@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -40,7 +41,7 @@ final class URLSessionTransport: HTTPTransport {
         if Task.isCancelled { return .cancelled }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
-        urlRequest.timeoutInterval = timeout.seconds + 1
+        urlRequest.timeoutInterval = timeout.secondsValue + 1
         for header in request.headers {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
         }

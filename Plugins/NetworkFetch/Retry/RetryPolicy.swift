@@ -1,3 +1,4 @@
+import SwitchyardIO
 import Foundation
 
 /// When to try a request again, and after how long: a pure decision from what went wrong,
@@ -60,8 +61,8 @@ struct RetryPolicy: Sendable, Hashable {
     }
 
     private func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
-        let ceiling = maxDelay.seconds
-        let exponential = min(ceiling, baseDelay.seconds * pow(2, Double(max(attempt - 1, 0))))
+        let ceiling = maxDelay.secondsValue
+        let exponential = min(ceiling, baseDelay.secondsValue * pow(2, Double(max(attempt - 1, 0))))
         let share = min(max(jitter, 0), 1)
         return .seconds(exponential / 2 + exponential / 2 * share)
     }

@@ -25,18 +25,7 @@ final class OpenFile: Sendable {
 
     /// Writes every byte, retrying short writes and interruptions.
     func write(_ bytes: [UInt8]) throws(JournalError) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failure = DescriptorWriter.write(bytes, to: descriptor)
         if let failure { throw .system(path: path, operation: "write to", errno: failure) }
     }
 

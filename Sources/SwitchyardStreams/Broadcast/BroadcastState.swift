@@ -83,7 +83,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         let id = wait ?? beginWait()
         var queued = 0
         for index in firstFull..<subscribers.count where !subscribers[index].offerUnlessFull(element, wakeups: &wakeups) {
-            subscribers[index].pending.append(_PendingElement(element: element, wait: id))
+            subscribers[index].pending.append(_PendingElement(element: element, wait: id, stamp: subscribers[index].pendingStamp()))
             queued += 1
         }
         waits[id, default: ProducerWait()].remaining += queued
@@ -156,6 +156,10 @@ struct _BroadcastState<Element: Sendable>: Sendable {
             return .ended
         }
         swap(&subscribers[index].buffer, &batch)
+        if _slowPath(subscribers[index].order != nil) {
+            // A plain take of a linked slot (not `withLatestFrom`'s) keeps the stamps parallel.
+            subscribers[index].stamps.removeAll()
+        }
         if !subscribers[index].pending.isEmpty {
             admitPending(at: index, wakeups: &wakeups)
         }
@@ -167,6 +171,9 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         while subscribers[index].buffer.count < subscribers[index].capacity, !subscribers[index].pending.isEmpty {
             let pending = subscribers[index].pending.removeFirst()
             subscribers[index].buffer.append(pending.element)
+            if subscribers[index].order != nil {
+                subscribers[index].stamps.append(pending.stamp)
+            }
             settlePending(of: pending.wait, wakeups: &wakeups)
         }
     }

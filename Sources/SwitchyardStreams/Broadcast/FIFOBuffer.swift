@@ -25,6 +25,25 @@ struct _FIFOBuffer<Element> {
         storage.append(element)
     }
 
+    /// The first live element, if any.
+    @inlinable
+    var first: Element? { head < storage.count ? storage[head] : nil }
+
+    /// The last live element, if any.
+    @inlinable
+    var last: Element? { head < storage.count ? storage[storage.count &- 1] : nil }
+
+    /// The live element `offset` places after the first; `offset` must be below ``count``.
+    @inlinable
+    subscript(offset offset: Int) -> Element { storage[head &+ offset] }
+
+    /// Replaces the last live element of a non-empty queue.
+    @inlinable
+    mutating func replaceLast(with element: Element) {
+        precondition(head < storage.count, "replaceLast(with:) on an empty _FIFOBuffer")
+        storage[storage.count &- 1] = element
+    }
+
     /// Takes the first element without compacting: the caller drains the whole queue and then
     /// recycles it with ``removeAll()``, so the consumed prefix costs nothing until then.
     @inlinable

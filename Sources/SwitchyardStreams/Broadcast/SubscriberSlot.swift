@@ -28,11 +28,14 @@ final class _SubscriberStatus: Sendable {
 struct _PendingElement<Element: Sendable>: Sendable {
     @usableFromInline var element: Element
     @usableFromInline var wait: Int
+    /// Its send-order stamp for a slot linked by ``_SendOrderLink`` (0 otherwise).
+    @usableFromInline var stamp: UInt64
 
     @inlinable
-    init(element: Element, wait: Int) {
+    init(element: Element, wait: Int, stamp: UInt64) {
         self.element = element
         self.wait = wait
+        self.stamp = stamp
     }
 }
 
@@ -50,6 +53,10 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     @usableFromInline var buffer = _FIFOBuffer<Element>()
     @usableFromInline var pending = _FIFOBuffer<_PendingElement<Element>>()
     @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
+    /// Set while `withLatestFrom` pairs this subscriber with another by send order; `stamps`
+    /// then runs parallel to `buffer` (see ``_SendOrderLink``).
+    @usableFromInline var order: _SlotOrder?
+    @usableFromInline var stamps = _FIFOBuffer<UInt64>()
 
     @inlinable
     init(id: Int, bufferSize: Int, policy: OverflowPolicy, status: _SubscriberStatus) {
@@ -64,6 +71,9 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     /// - Returns: `false` when an element was dropped (and counted).
     @inlinable
     mutating func offer(_ element: Element, wakeups: inout _Wakeups) -> Bool {
+        if _slowPath(order != nil) {
+            return offerOrdered(element, canWait: false, wakeups: &wakeups)
+        }
         if _fastPath(buffer.count < capacity) {
             append(element, wakeups: &wakeups)
             return true
@@ -76,6 +86,9 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     /// producer must queue it as pending instead (a full `.suspendProducer` buffer).
     @inlinable
     mutating func offerUnlessFull(_ element: Element, wakeups: inout _Wakeups) -> Bool {
+        if _slowPath(order != nil) {
+            return offerOrdered(element, canWait: true, wakeups: &wakeups)
+        }
         if _fastPath(buffer.count < capacity) {
             append(element, wakeups: &wakeups)
             return true

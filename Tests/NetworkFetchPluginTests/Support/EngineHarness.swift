@@ -1,63 +1,142 @@
 import Foundation
 import Switchyard
+import SwitchyardTesting
+import Testing
 
 @testable import NetworkFetchPlugin
 
-/// A ``FetchEngine`` wired to a ``RecordingBus``, a ``TestClock`` and a transport, with a
-/// ``PolicyRunner`` fed by ``trigger(_:payload:)``.
+/// The plugin's engine and policy runner inside a ``TestBus`` on a ``ManualClock``, with the
+/// transport and backoff jitter a test chooses (the real plugin builds its own URLSession and
+/// draws random jitter). Triggers are dispatched on the bus; actions, the `places` slice (the
+/// plugin's own reducer) and log lines are the bus's.
 struct EngineHarness: Sendable {
-    let bus: RecordingBus
-    let clock: TestClock
-    let engine: FetchEngine
-    let runner: PolicyRunner
-    private let triggers: AsyncStream<BusAction>.Continuation
-    private let stream: AsyncStream<BusAction>
+    /// Why a harness call could not go on; the test bus has recorded the details as an issue.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
 
-    /// Builds the harness for `configuration`; `jitter` is the random number backoff uses.
+    let bus: TestBus
+    let clock: ManualClock
+    let name: String
+
+    /// Builds the harness for `configuration`; `state` is extra state the templates see beside
+    /// the bus's, and `jitter` is the random number backoff uses.
     init(
         _ configuration: NetworkFetchConfiguration, name: String = "places", transport: any HTTPTransport,
         state: JSON = .emptyObject, jitter: Double = 0.5
     ) {
-        let bus = RecordingBus(name: name, prefix: configuration.prefix)
-        let clock = TestClock()
-        let fetcher = Fetcher(
-            transport: transport, retry: configuration.retry, timeout: configuration.timeout,
-            maxResponseBytes: configuration.maxResponseBytes, extract: configuration.extract, clock: clock,
-            jitter: { jitter }, now: { Date() }, onRetry: { bus.log("retry: \($0.problem)") })
-        self.bus = bus
+        let clock = ManualClock()
+        let plugin = EngineUnderTest(name: name, configuration: configuration, transport: transport, extraState: state, jitter: jitter)
         self.clock = clock
-        engine = FetchEngine(
-            configuration: configuration, fetcher: fetcher, emit: { bus.emit($0, $1, $2) }, state: { state },
-            warn: { bus.log($0) }, requestIDs: RequestIDs())
-        runner = PolicyRunner(
-            policy: configuration.policy, debounce: configuration.debounce, clock: clock,
-            observe: { bus.log("runner: \($0)") })
-        (stream, triggers) = AsyncStream.makeStream(of: BusAction.self)
+        self.name = name
+        bus = TestBus(plugins: [name: plugin], clock: clock)
     }
 
-    /// Records a trigger action and hands it to the runner.
+    /// The plugin's slice of the bus state.
+    var slice: JSON { bus.state[name] ?? .null }
+
+    /// Every recorded action, in order.
+    var actions: [BusAction] { bus.actions }
+
+    /// The recorded actions of one type, in order.
+    func actions(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) -> [BusAction] {
+        bus.actions(type, sourceLocation: sourceLocation)
+    }
+
+    /// The log lines written so far.
+    var logs: [String] { bus.logLines }
+
+    /// Dispatches a trigger action and returns it as recorded.
     @discardableResult
-    func trigger(_ type: String = "location/changed", payload: JSON = .null) -> BusAction {
-        let action = bus.trigger(type, payload: payload)
-        triggers.yield(action)
+    func trigger(
+        _ type: String = "location/changed", payload: JSON = .null, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> BusAction {
+        guard let action = await bus.dispatch(type, payload, sourceLocation: sourceLocation) else { throw Failure(description: "\(type) was not taken") }
         return action
     }
 
-    /// Runs the policy runner until `body` returns, then stops it.
-    func running(_ body: () async throws -> Void) async throws {
-        let engine = engine
-        let runner = runner
-        let stream = stream
-        let task = Task { await runner.run(stream) { await engine.handle($0) } }
+    /// Waits for the `count`-th action of `type` and returns it.
+    @discardableResult
+    func waitFor(_ type: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async throws -> BusAction {
+        let matching = await bus.waitFor(type, count: count, sourceLocation: sourceLocation)
+        guard matching.count >= count else { throw Failure(description: "no \(type) #\(count)") }
+        return matching[count - 1]
+    }
+
+    /// Waits until `count` log lines contain `text`.
+    func waitForLog(containing text: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        guard await bus.waitForLog(containing: text, count: count, sourceLocation: sourceLocation) else { throw Failure(description: "no log \"\(text)\"") }
+    }
+
+    /// Runs the bus until `body` returns, then stops it.
+    func running(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async throws {
+        guard await bus.start(sourceLocation: sourceLocation) else { throw Failure(description: "the test bus did not start") }
         do {
             try await body()
         } catch {
-            task.cancel()
-            await task.value
+            _ = try? await bus.stop()
             throw error
         }
-        task.cancel()
-        await task.value
+        _ = try await bus.stop()
+    }
+}
+
+/// The network-fetch plugin's run loop with an injected transport and jitter, its slice and
+/// trigger subscription unchanged; runner events are logged as `runner: EVENT` at debug level.
+private struct EngineUnderTest: Plugin {
+    static let kind = "network-fetch-under-test"
+    static let summary = "The network-fetch engine with an injected transport (tests only)."
+    static let settingDescriptions: [SettingDescription] = []
+
+    let name: String
+    let configuration: NetworkFetchConfiguration
+    let transport: any HTTPTransport
+    let extraState: JSON
+    let jitter: Double
+    let requestIDs = RequestIDs()
+
+    init(name: String, configuration: NetworkFetchConfiguration, transport: any HTTPTransport, extraState: JSON, jitter: Double) {
+        self.name = name
+        self.configuration = configuration
+        self.transport = transport
+        self.extraState = extraState
+        self.jitter = jitter
+    }
+
+    /// Built in code only: a config file cannot name a transport.
+    init(name: String, settings: PluginSettings) throws {
+        throw EngineHarness.Failure(description: "\(Self.kind) is built in code by EngineHarness, not from settings")
+    }
+
+    var subscription: ActionSubscription? { ActionSubscription(configuration.trigger) }
+
+    var slice: StateSlice? {
+        let reducer = LoadableSlice(source: name, prefix: configuration.prefix)
+        return StateSlice(initial: LoadableSlice.initial) { slice, action in reducer.reduce(&slice, action) }
+    }
+
+    func run(context: PluginContext) async throws {
+        let log = context.log
+        let jitter = jitter
+        let fetcher = Fetcher(
+            configuration: configuration, transport: transport, clock: context.clock, jitter: { jitter },
+            onRetry: { log.info("retry: \($0.problem)") })
+        let extraState = extraState
+        let engine = FetchEngine(
+            configuration: configuration, fetcher: fetcher,
+            emit: { type, payload, cause in await context.dispatch(type, payload: payload, cause: cause) },
+            state: { Self.merging(extraState, into: context.state) }, warn: { log.warning($0) }, requestIDs: requestIDs)
+        let runner = PolicyRunner(
+            policy: configuration.policy, debounce: configuration.debounce, clock: context.clock,
+            observe: { log.debug("runner: \($0)") })
+        await runner.run(context.actions) { await engine.handle($0) }
+    }
+
+    /// The bus state with `extra`'s top-level keys laid over it.
+    static func merging(_ extra: JSON, into state: JSON) -> JSON {
+        guard case .object(let extraKeys) = extra, case .object(var keys) = state else { return state }
+        for (key, value) in extraKeys { keys[key] = value }
+        return .object(keys)
     }
 }
 

@@ -6,17 +6,23 @@ package enum DescriptorWriter {
     /// `false` (having written a prefix) when the descriptor reports an error such as `EPIPE`.
     @discardableResult
     package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        write(bytes, to: descriptor) == nil
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying partial writes and `EINTR`; returns
+    /// `nil`, or the `errno` of the write that failed (having written a prefix).
+    package static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return errno
                 }
                 offset += written
             }
-            return true
+            return nil
         }
     }
 

@@ -34,6 +34,9 @@ extension Bus {
                 core.log.write(.warning, "did not stop within the stop timeout; abandoned", plugin: runner.name)
             }
         }
+        // A stopped plugin's counter provider would otherwise outlive it (and keep what it
+        // captured); a restarted one registers again when it starts.
+        for name in stopping { core.reporters.remove(name) }
 
         let keep = Set(plan.unchanged)
         var runners: [PluginRunner] = []

@@ -39,7 +39,9 @@ struct HTTPEndpointTests {
     /// `/api/state` answers the state or the part at `path` (404 when nothing is there), and
     /// `/api/stats` the control `stats` object with the server's own counters.
     @Test(.scaledTimeLimit(minutes: 2)) func stateAndStats() async throws {
+        let tiles = "http://127.0.0.1:9/{z}/{x}/{y}.png"
         let (bus, port) = try await RunningBus.startServingHTTP(
+            http: #""tiles": "\#(tiles)""#,
             plugins: #"[{"name": "here", "kind": "location-emitter", "source": {"static": {"latitude": 51.5, "longitude": -0.12}}}]"#)
         let whole = try await onThread { try HTTPTestClient.request(port: port, "GET", "/api/state") }
         #expect(whole.status == 200)
@@ -53,6 +55,8 @@ struct HTTPEndpointTests {
         let http = (stats.json["stats"] as? [String: Any])?["http"] as? [String: Any]
         #expect(http?["listen"] as? String == "127.0.0.1:\(port)")
         #expect((http?["accepted"] as? Int ?? 0) >= 3)
+        // The dashboard reads the tile template here.
+        #expect(http?["tiles"] as? String == tiles)
         #expect(await bus.stop() == 0)
     }
 

@@ -130,8 +130,8 @@ struct HTTPLimitTests {
         #expect(await bus.stop() == 0)
     }
 
-    /// Listening off loopback without a token, or on a malformed address, is a configuration
-    /// error naming the key.
+    /// Listening off loopback without a token, a malformed address or a tile template that is
+    /// not an http(s) URL with {z}, {x} and {y} is a configuration error naming the key.
     @Test(arguments: [
         (#"{"listen": "0.0.0.0:8080"}"#, "bus.http.token"),
         (#"{"listen": "localhost"}"#, "bus.http.listen"),
@@ -140,6 +140,9 @@ struct HTTPLimitTests {
         (#"{"listen": "127.0.0.1:8080", "token": ""}"#, "bus.http.token"),
         (#"{"listen": "127.0.0.1:8080", "maxConnections": 0}"#, "bus.http.maxConnections"),
         (#"{"listen": "127.0.0.1:8080", "colour": 1}"#, "bus.http.colour"),
+        (#"{"listen": "127.0.0.1:8080", "tiles": "javascript:alert(1)/{z}/{x}/{y}"}"#, "bus.http.tiles"),
+        (#"{"listen": "127.0.0.1:8080", "tiles": "https://tiles.example/{z}/{x}.png"}"#, "bus.http.tiles"),
+        (#"{"listen": "127.0.0.1:8080", "tiles": "https://tiles.example/{z}/{x}/{y}.png\"><script>"}"#, "bus.http.tiles"),
     ])
     func invalidConfiguration(http: String, key: String) async throws {
         let directory = try TemporaryDirectory()

@@ -139,6 +139,8 @@ extension BusSettings {
                            "The token clients present (Authorization: Bearer, or ?token= once, then a cookie); required off loopback."),
         SettingDescription("http.maxConnections", "integer 1-10000", default: "64", "HTTP connections served at once; one more gets 503."),
         SettingDescription("http.requestTimeout", "number of seconds > 0", default: "10", "How long a client may take to send one request; then 408."),
+        SettingDescription("http.tiles", "string", default: "none",
+                           "A map tile URL template with {z}, {x} and {y} (http or https), drawn by the browser under the dashboard's tracks; none draws the offline grid only."),
         SettingDescription("logLevel", "\"trace\" | \"debug\" | \"info\" | \"warning\" | \"error\"", default: "\"info\"",
                            "The lowest level of log lines on stderr; --log-level overrides it."),
     ]

@@ -20,15 +20,36 @@ public struct HTTPSettings: Sendable, Hashable {
     public var maximumConnections: Int
     /// How long a client may take to send one request; then it gets 408. Default: 10 seconds.
     public var requestTimeout: Duration
+    /// A map tile URL template with `{z}`, `{x}` and `{y}` (OpenStreetMap's scheme), drawn
+    /// under the dashboard's tracks by the browser; `nil` (the default) draws the plain grid
+    /// only, so the page needs no internet.
+    public var tiles: String?
 
-    /// Creates settings; `port` 8080 on loopback with no token by default.
+    /// Creates settings; `port` 8080 on loopback with no token and no tiles by default.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-                maximumConnections: Int = 64, requestTimeout: Duration = .seconds(10)) {
+                maximumConnections: Int = 64, requestTimeout: Duration = .seconds(10), tiles: String? = nil) {
         self.host = host
         self.port = port
         self.token = token
         self.maximumConnections = maximumConnections
         self.requestTimeout = requestTimeout
+        self.tiles = tiles
+    }
+
+    /// Why `template` cannot be a tile URL template, or `nil` when it can: http or https only
+    /// (the page puts it in an image's address), with each of `{z}`, `{x}` and `{y}`.
+    static func tileTemplateProblem(_ template: String) -> String? {
+        guard template.hasPrefix("https://") || template.hasPrefix("http://") else {
+            return "expected an http:// or https:// URL template"
+        }
+        guard !template.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" }) else {
+            return "expected a URL without spaces, quotes or angle brackets"
+        }
+        let missing = ["{z}", "{x}", "{y}"].filter { !template.contains($0) }
+        guard missing.isEmpty else {
+            return "expected a template with {z}, {x} and {y}; \(missing.joined(separator: ", ")) missing"
+        }
+        return nil
     }
 
     /// Whether ``host`` is a loopback address (127.0.0.0/8 or ::1): only processes on this
@@ -84,6 +105,10 @@ public struct HTTPSettings: Sendable, Hashable {
         }
         result.maximumConnections = settings.int("maxConnections", default: result.maximumConnections, range: 1...10_000)
         result.requestTimeout = settings.seconds("requestTimeout", default: result.requestTimeout, range: 0.001...3600)
+        result.tiles = settings.string("tiles")
+        if let tiles = result.tiles, let problem = tileTemplateProblem(tiles) {
+            settings.problem("tiles", "\(problem), such as \"https://tile.openstreetmap.org/{z}/{x}/{y}.png\"")
+        }
         return result
     }
 }

@@ -36,7 +36,9 @@ final class HTTPServer: Sendable {
         stopSignal = loop.makeSignal()
         var listening = settings
         listening.port = port
-        counters = Mutex(HTTPStatistics(listen: listening.authority))
+        var statistics = HTTPStatistics(listen: listening.authority)
+        statistics.tiles = settings.tiles
+        counters = Mutex(statistics)
     }
 
     /// Listens on the settings' address and starts serving on the process's event loop.

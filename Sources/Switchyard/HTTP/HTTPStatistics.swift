@@ -16,6 +16,9 @@ public struct HTTPStatistics: Sendable, Hashable {
     public var streamsDropped = 0
     /// Connections closed because a request took longer than the request timeout.
     public var timedOut = 0
+    /// The configured map tile URL template (`bus.http.tiles`), which the dashboard reads
+    /// here; `nil` when none is set.
+    public var tiles: String?
 
     /// Creates zeroed counters for a server listening at `listen`.
     public init(listen: String) {
@@ -24,7 +27,7 @@ public struct HTTPStatistics: Sendable, Hashable {
 
     /// The counters as the `http` object of a `stats` reply.
     public var json: JSON {
-        [
+        var object: [String: JSON] = [
             "listen": .string(listen),
             "accepted": .integer(Int64(accepted)),
             "refused": .integer(Int64(refused)),
@@ -34,5 +37,7 @@ public struct HTTPStatistics: Sendable, Hashable {
             "streamsDropped": .integer(Int64(streamsDropped)),
             "timedOut": .integer(Int64(timedOut)),
         ]
+        if let tiles { object["tiles"] = .string(tiles) }
+        return .object(object)
     }
 }

@@ -59,4 +59,39 @@ struct DashboardBrowserTests {
         #expect(FileManager.default.fileExists(atPath: screenshot))
         #expect(await bus.stop() == 0)
     }
+
+    /// With `bus.http.tiles`, the map draws one image per tile from the template under the
+    /// track (before the polyline in the SVG), and credits OpenStreetMap.
+    @Test func tilesAreDrawnUnderTheTrack() async throws {
+        let route = try TrackExportTests.routePoints()
+        // Nothing listens on port 9: the browser's tile requests fail, the elements are still drawn.
+        let (bus, port) = try await RunningBus.startServingHTTP(http: #""tiles": "http://127.0.0.1:9/{z}/{x}/{y}.png""#, plugins: """
+            [{"name": "location", "kind": "location-emitter", "distanceFilter": 0,
+              "source": {"replay": "\(TrackExportTests.route)", "speed": 1000}}]
+            """)
+        let url = "http://127.0.0.1:\(port)/"
+        let map = #"svg[data-plugin="location"]"#
+        let failures = try await onThread { () throws -> [String] in
+            let browser = try HeadlessChromium(url: url)
+            defer { browser.close() }
+            try browser.attach()
+            var failures: [String] = []
+            func check(_ what: String, _ expression: String) throws {
+                if try !browser.wait(until: expression) {
+                    failures.append("\(what): \(expression) never held; \(String(describing: try? browser.evaluate("document.querySelector('\(map)')?.outerHTML.slice(0, 3000)")))")
+                }
+            }
+            try check("the map has the whole track", "document.querySelector('\(map)')?.dataset.points === '\(route.count)'")
+            try check("tiles are drawn from the template",
+                      "[...document.querySelectorAll('\(map) image')].length > 0 && [...document.querySelectorAll('\(map) image')]"
+                        + ".every((image) => /^http:\\/\\/127\\.0\\.0\\.1:9\\/\\d+\\/\\d+\\/\\d+\\.png$/.test(image.getAttribute('href')))")
+            try check("the tiles lie under the track",
+                      "[...document.querySelector('\(map)').children].findIndex((node) => node.tagName === 'polyline')"
+                        + " > [...document.querySelector('\(map)').children].findIndex((node) => node.tagName === 'image')")
+            try check("the tiles are credited", "document.querySelector('\(map)').textContent.includes('OpenStreetMap')")
+            return failures
+        }
+        for failure in failures { Issue.record(Comment(rawValue: failure)) }
+        #expect(await bus.stop() == 0)
+    }
 }

@@ -22,6 +22,23 @@ struct HTTPEndpointTests {
         #expect(await bus.stop() == 0)
     }
 
+    /// A gpsd plugin whose feed cannot be reached (nothing listens on its port) makes `/readyz`
+    /// answer 503 naming the plugin and its status, while the plugin itself runs on, retrying.
+    @Test(.scaledTimeLimit(minutes: 2)) func readinessFailsForAnUnreachableGpsdFeed() async throws {
+        let (bus, port) = try await RunningBus.startServingHTTP(
+            plugins: #"[{"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": 9}]"#)
+        var last = ""
+        let notReady = try await eventually(interval: .milliseconds(100)) {
+            let response = try await onThread { try HTTPTestClient.request(port: port, "GET", "/readyz") }
+            last = response.text
+            return response.status == 503 && response.text.contains("gpsd plugin gps is")
+        }
+        #expect(notReady, "\(last)")
+        let health = try await onThread { try HTTPTestClient.request(port: port, "GET", "/healthz") }
+        #expect(health.status == 200)
+        #expect(await bus.stop() == 0)
+    }
+
     /// A plugin the bus gave up on makes `/readyz` answer 503 naming it; `/healthz` stays 200.
     @Test(.scaledTimeLimit(minutes: 2)) func readinessFailsForAFailedPlugin() async throws {
         let (bus, port) = try await RunningBus.startServingHTTP(

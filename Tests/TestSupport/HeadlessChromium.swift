@@ -78,20 +78,33 @@ public final class HeadlessChromium {
 
     /// The value of a JavaScript expression in the page (JSON-like: strings, numbers, arrays).
     public func evaluate(_ expression: String, timeout: Duration = .seconds(30)) throws -> Any? {
-        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session,
-                              deadline: TestDeadline(after: timeout))
-        if let exception = result["exceptionDetails"] { throw Failure(description: "\(expression) threw \(exception)") }
-        return (result["result"] as? [String: Any])?["value"]
+        let (value, exception) = try evaluateOnce(expression, timeout: timeout)
+        if let exception { throw Failure(description: "\(expression) threw \(exception)") }
+        return value
     }
 
     /// Evaluates `expression` until it is `true`; `false` when `timeout` (scaled) passes first.
+    /// An expression that throws is tried again, since on a loaded machine the page may still
+    /// be loading (no `document.body` yet); if it still throws when the time is up, that is
+    /// thrown. A broken connection to the browser is thrown at once.
     public func wait(until expression: String, timeout: Duration = .seconds(60)) throws -> Bool {
         let deadline = TestDeadline(after: timeout)
         while true {
-            if try evaluate(expression) as? Bool == true { return true }
-            if deadline.hasPassed { return false }
+            let (value, exception) = try evaluateOnce(expression, timeout: .seconds(30))
+            if exception == nil, value as? Bool == true { return true }
+            if deadline.hasPassed {
+                if let exception { throw Failure(description: "\(expression) threw \(exception)") }
+                return false
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
+    }
+
+    /// One `Runtime.evaluate`: the value, or the exception the page's script threw.
+    private func evaluateOnce(_ expression: String, timeout: Duration) throws -> (value: Any?, exception: Any?) {
+        let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session,
+                              deadline: TestDeadline(after: timeout))
+        return ((result["result"] as? [String: Any])?["value"], result["exceptionDetails"])
     }
 
     /// Writes a PNG of the window to `path`.

@@ -27,16 +27,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         _ more: repeat any AsyncSequence<each More, Failure> & Sendable
     ) -> AsyncCombineLatestSequence<(Element, Other.Element, repeat each More), Failure>
     where Other.Element: Sendable, Other.Failure == Failure {
-        var inputs = [OperatorInput<any Sendable, Failure>(erasing: self), OperatorInput(erasing: other)]
-        for sequence in repeat each more { inputs.append(OperatorInput(erasing: sequence)) }
-        return AsyncCombineLatestSequence(inputs: inputs) { values in
-            var index = 2
-            return (
-                unerase(values[0], as: Element.self),
-                unerase(values[1], as: Other.Element.self),
-                repeat unerase(values, &index, as: (each More).self)
-            )
-        }
+        AsyncCombineLatestSequence(tupleInputs(other, repeat each more))
     }
 }
 
@@ -57,76 +48,21 @@ where First.Element: Sendable, Second.Element: Sendable, Second.Failure == First
 }
 
 /// Tuples of the latest elements of several sequences. Made by `combineLatest(_:_:)`.
-public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+public struct AsyncCombineLatestSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable, DrivenOperator {
+    /// Takes the combined tuples; `nil` once the inputs finished or the task was cancelled,
+    /// and throws the first failure of any input.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     @usableFromInline typealias Machine = CombineLatestStateMachine<any Sendable>
-    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
-    @usableFromInline let inputs: [OperatorInput<any Sendable, Failure>]
-    @usableFromInline let assemble: @Sendable ([(any Sendable)?]) -> Element
+    @usableFromInline let inputs: TupleInputs<Element, Failure>
 
-    @inlinable init(
-        inputs: [OperatorInput<any Sendable, Failure>],
-        assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
-    ) {
+    @inlinable init(_ inputs: TupleInputs<Element, Failure>) {
         self.inputs = inputs
-        self.assemble = assemble
     }
 
     /// Makes an iterator, subscribing to every input at once (by making its iterator); the
     /// inputs are read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: Machine(inputs: inputs.count))
-        for (index, input) in inputs.enumerated() {
-            Self.start(input.subscribe(), index: index, into: driver, assemble: assemble)
-        }
-        return Iterator(handle: OperatorDriverHandle(driver))
-    }
-
-    @inlinable static func start(
-        _ run: sending @escaping OperatorInput<any Sendable, Failure>.Run,
-        index: Int,
-        into driver: Driver,
-        assemble: @escaping @Sendable ([(any Sendable)?]) -> Element
-    ) {
-        driver.spawn {
-            guard await driver.waitForStart() else { return }
-            let end = await run { value in
-                await driver.updateThenWaitForRoom { machine, output in
-                    if machine.received(value, from: index) == .emit { output.emit(assemble(machine.latest)) }
-                }
-            }
-            driver.update { machine, output in
-                switch end {
-                case .success:
-                    if machine.inputFinished(index) == .finish { output.finish() }
-                case .failure(let failure):
-                    if machine.inputFailed() == .fail { output.fail(failure) }
-                }
-            }
-        }
-    }
-
-    /// Takes the combined tuples; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next tuple; `nil` once the inputs finished or the task was cancelled.
-        /// - Throws: The first failure of any input.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next tuple; `nil` once the inputs finished or the task was cancelled.
-        /// - Throws: The first failure of any input.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
-        }
+        Iterator(inputs.start(Machine(inputs: inputs.count)))
     }
 }
-
-@available(*, unavailable)
-extension AsyncCombineLatestSequence.Iterator: Sendable {}

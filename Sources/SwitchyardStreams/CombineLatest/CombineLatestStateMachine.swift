@@ -45,3 +45,22 @@
         return .fail
     }
 }
+
+extension CombineLatestStateMachine: TupleStateMachine where Value == any Sendable {
+    /// An input never waits for the others: only its latest value is kept.
+    @inlinable static var queuesInputs: Bool { false }
+
+    @inlinable func isFull(_ input: Int) -> Bool { false }
+
+    @inlinable mutating func tupleStep(received value: any Sendable, from input: Int) -> TupleStep {
+        received(value, from: input) == .emit ? .emit(latest) : .none
+    }
+
+    @inlinable mutating func tupleStep(ended input: Int, failed: Bool) -> TupleStep {
+        switch failed ? inputFailed() : inputFinished(input) {
+        case .none, .emit: .none
+        case .finish: .finish
+        case .fail: .fail
+        }
+    }
+}

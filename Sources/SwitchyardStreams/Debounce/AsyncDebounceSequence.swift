@@ -39,8 +39,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// The elements of a base sequence that were followed by a quiet interval. Made by
 /// `debounce(for:tolerance:clock:)`.
-public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable, DrivenOperator
 where Base.Element: Sendable {
+    /// Takes the debounced elements; `nil` once the base finished or the task was cancelled,
+    /// and throws the base's failure.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     /// The base's element type.
     public typealias Element = Base.Element
     /// The base's failure type, unchanged.
@@ -65,17 +68,13 @@ where Base.Element: Sendable {
     @inlinable public func makeAsyncIterator() -> Iterator {
         let (tolerance, clock) = (self.tolerance, self.clock)
         let driver = Driver(machine: Machine(interval: interval))
-        let iterator = base.makeAsyncIterator()
-        driver.spawn {
-            var iterator = iterator
-            guard await driver.waitForStart() else { return }
-            await Self.consume(&iterator, into: driver, clock: clock)
+        driver.read(base) { iterator in await Self.consume(&iterator, into: driver, clock: clock) }
+        driver.spawnAfterStart {
+            await driver.runDeadlines(clock: clock, tolerance: tolerance, emits: true) { machine, output, now in
+                if let element = machine.deadlineReached(at: now) { output.emit(element) }
+            }
         }
-        driver.spawn {
-            guard await driver.waitForStart() else { return }
-            await Self.runTimer(driver, clock: clock, tolerance: tolerance)
-        }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        return Iterator(driver)
     }
 
     @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
@@ -97,44 +96,4 @@ where Base.Element: Sendable {
             }
         }
     }
-
-    @inlinable static func runTimer(_ driver: Driver, clock: C, tolerance: C.Duration?) async {
-        while await driver.wait(until: { $0.deadline != nil }) {
-            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
-            do {
-                try await clock.sleep(until: deadline, tolerance: tolerance)
-            } catch {
-                return
-            }
-            let now = clock.now
-            let running = await driver.updateThenWaitForRoom { machine, output in
-                if let element = machine.deadlineReached(at: now) { output.emit(element) }
-            }
-            guard running else { return }
-        }
-    }
-
-    /// Takes the debounced elements; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next debounced element; `nil` once the base finished or the task was cancelled.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next debounced element; `nil` once the base finished or the task was cancelled.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
-        }
-    }
 }
-
-@available(*, unavailable)
-extension AsyncDebounceSequence.Iterator: Sendable {}

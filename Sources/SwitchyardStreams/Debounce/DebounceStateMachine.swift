@@ -40,3 +40,5 @@
         return pending
     }
 }
+
+extension DebounceStateMachine: DeadlineMachine {}

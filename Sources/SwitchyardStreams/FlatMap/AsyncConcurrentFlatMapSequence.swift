@@ -70,8 +70,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// The elements of the inner sequences made from a base sequence's elements, a bounded number
 /// at a time. Made by `flatMap(maxConcurrent:_:)`. (Named apart from the standard library's
 /// sequential `AsyncFlatMapSequence`.)
-public struct AsyncConcurrentFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
+public struct AsyncConcurrentFlatMapSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable, DrivenOperator
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// Takes the elements of the inner sequences; `nil` once everything finished or the task
+    /// was cancelled, and throws the first failure of the base or of an inner sequence.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     /// The elements of the inner sequences.
     public typealias Element = Inner.Element
     /// The base's failure type, unchanged.
@@ -94,13 +97,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     @inlinable public func makeAsyncIterator() -> Iterator {
         let transform = self.transform
         let driver = Driver(machine: Machine(maxConcurrent: maxConcurrent))
-        let iterator = base.makeAsyncIterator()
-        driver.spawn {
-            var iterator = iterator
-            guard await driver.waitForStart() else { return }
-            await Self.consumeOuter(&iterator, transform: transform, into: driver)
-        }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        driver.read(base) { iterator in await Self.consumeOuter(&iterator, transform: transform, into: driver) }
+        return Iterator(driver)
     }
 
     @inlinable static func consumeOuter(
@@ -114,14 +112,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
             guard driver.spawn({ await consumeInner(inner, into: driver) }) != nil else { return false }
             return await driver.wait { $0.mayStartInner }
         }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                if machine.outerFinished(failed: false) == .finish { output.finish() }
-            case .failure(let failure):
-                if machine.outerFinished(failed: true) == .fail { output.fail(failure) }
-            }
-        }
+        driver.inputEnded(end) { machine, failed in machine.outerFinished(failed: failed) }
     }
 
     @inlinable static func consumeInner(_ inner: Inner, into driver: Driver) async {
@@ -129,39 +120,6 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
         let end = await drain(&iterator) { element in
             await driver.updateThenWaitForRoom { _, output in output.emit(element) }
         }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                if machine.innerFinished() == .finish { output.finish() }
-            case .failure(let failure):
-                if machine.innerFailed() == .fail { output.fail(failure) }
-            }
-        }
-    }
-
-    /// Takes the elements of the inner sequences; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next element of any inner sequence; `nil` once everything finished or the task
-        /// was cancelled.
-        /// - Throws: The first failure of the base or of an inner sequence.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next element of any inner sequence; `nil` once everything finished or the task
-        /// was cancelled.
-        /// - Throws: The first failure of the base or of an inner sequence.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
-        }
+        driver.inputEnded(end) { machine, failed in failed ? machine.innerFailed() : machine.innerFinished() }
     }
 }
-
-@available(*, unavailable)
-extension AsyncConcurrentFlatMapSequence.Iterator: Sendable {}

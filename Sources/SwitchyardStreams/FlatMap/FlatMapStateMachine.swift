@@ -3,13 +3,9 @@
 ///
 /// The outer sequence is read only while fewer than `maxConcurrent` inner sequences run; the
 /// whole finishes once the outer and every inner sequence have finished.
-@usableFromInline struct FlatMapStateMachine: Sendable, Equatable {
+@usableFromInline struct FlatMapStateMachine: OuterInnerMachine, Equatable {
     /// What the operator does after an end.
-    @usableFromInline enum Action: Equatable {
-        case none
-        case finish
-        case fail
-    }
+    @usableFromInline typealias Action = OperatorEndAction
 
     @usableFromInline let maxConcurrent: Int
     @usableFromInline var running = 0
@@ -39,18 +35,6 @@
         return .fail
     }
 
-    @inlinable mutating func outerFinished(failed: Bool) -> Action {
-        guard !ended else { return .none }
-        if failed {
-            ended = true
-            return .fail
-        }
-        outerFinished = true
-        return running == 0 ? end() : .none
-    }
-
-    @inlinable mutating func end() -> Action {
-        ended = true
-        return .finish
-    }
+    /// Whether no inner sequence runs, so the outer one finishing finishes the whole.
+    @inlinable var innersIdle: Bool { running == 0 }
 }

@@ -70,8 +70,12 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
 
 /// The elements of the inner sequence made from a base sequence's latest element. Made by
 /// `flatMapLatest(_:)`.
-public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable
+public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence, Sendable, DrivenOperator
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+    /// Takes the elements of the latest inner sequence; `nil` once the base and the current
+    /// inner sequence finished, or the task was cancelled; throws the failure of the base or
+    /// of the current inner sequence.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     /// The elements of the inner sequences.
     public typealias Element = Inner.Element
     /// The base's failure type, unchanged.
@@ -92,13 +96,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     @inlinable public func makeAsyncIterator() -> Iterator {
         let transform = self.transform
         let driver = Driver(machine: Machine())
-        let iterator = base.makeAsyncIterator()
-        driver.spawn {
-            var iterator = iterator
-            guard await driver.waitForStart() else { return }
-            await Self.consumeOuter(&iterator, transform: transform, into: driver)
-        }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        driver.read(base) { iterator in await Self.consumeOuter(&iterator, transform: transform, into: driver) }
+        return Iterator(driver)
     }
 
     @inlinable static func consumeOuter(
@@ -118,14 +117,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
             }
             return true
         }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                if machine.outerFinished(failed: false) == .finish { output.finish() }
-            case .failure(let failure):
-                if machine.outerFinished(failed: true) == .fail { output.fail(failure) }
-            }
-        }
+        driver.inputEnded(end) { machine, failed in machine.outerFinished(failed: failed) }
     }
 
     @inlinable static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {
@@ -137,39 +129,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
                 return true
             }
         }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                if machine.innerFinished(generation: generation) == .finish { output.finish() }
-            case .failure(let failure):
-                if machine.innerFailed(generation: generation) == .fail { output.fail(failure) }
-            }
-        }
-    }
-
-    /// Takes the elements of the latest inner sequence; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next element of the latest inner sequence; `nil` once the base and the current
-        /// inner sequence finished, or the task was cancelled.
-        /// - Throws: The failure of the base or of the current inner sequence.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next element of the latest inner sequence; `nil` once the base and the current
-        /// inner sequence finished, or the task was cancelled.
-        /// - Throws: The failure of the base or of the current inner sequence.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
+        driver.inputEnded(end) { machine, failed in
+            failed ? machine.innerFailed(generation: generation) : machine.innerFinished(generation: generation)
         }
     }
 }
-
-@available(*, unavailable)
-extension AsyncFlatMapLatestSequence.Iterator: Sendable {}

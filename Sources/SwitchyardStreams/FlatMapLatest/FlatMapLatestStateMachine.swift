@@ -3,13 +3,9 @@
 /// Every outer element starts a new generation. Only the current generation's inner sequence
 /// may emit, finish or fail the whole; anything a replaced inner sequence does is ignored, so
 /// none of its late values can leak even before its cancellation has taken effect.
-@usableFromInline struct FlatMapLatestStateMachine: Sendable, Equatable {
+@usableFromInline struct FlatMapLatestStateMachine: OuterInnerMachine, Equatable {
     /// What the operator does after an end.
-    @usableFromInline enum Action: Equatable {
-        case none
-        case finish
-        case fail
-    }
+    @usableFromInline typealias Action = OperatorEndAction
 
     @usableFromInline var generation: UInt64 = 0
     /// The task iterating the current inner sequence, once known.
@@ -55,18 +51,6 @@
         return .fail
     }
 
-    @inlinable mutating func outerFinished(failed: Bool) -> Action {
-        guard !ended else { return .none }
-        if failed {
-            ended = true
-            return .fail
-        }
-        outerFinished = true
-        return innerRunning ? .none : end()
-    }
-
-    @inlinable mutating func end() -> Action {
-        ended = true
-        return .finish
-    }
+    /// Whether no inner sequence runs, so the outer one finishing finishes the whole.
+    @inlinable var innersIdle: Bool { !innerRunning }
 }

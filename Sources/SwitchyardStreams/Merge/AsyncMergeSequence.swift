@@ -69,8 +69,12 @@ where First.Element: Sendable, Second.Element == First.Element, Second.Failure =
 
 /// The elements of several sequences with one element and failure type, interleaved in
 /// arrival order. Made by `merge(with:)` or `merge(_:_:)`.
-public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
-    @usableFromInline typealias Driver = OperatorDriver<MergeStateMachine, Element, Failure>
+public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable, DrivenOperator {
+    /// Takes the merged elements; `nil` once every input finished or the task was cancelled,
+    /// and throws the first failure of any input.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
+    @usableFromInline typealias Machine = MergeStateMachine
+    @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
     @usableFromInline let inputs: [OperatorInput<Element, Failure>]
 
@@ -90,50 +94,18 @@ public struct AsyncMergeSequence<Element: Sendable, Failure: Error>: AsyncSequen
     /// Makes an iterator, subscribing to every input at once (by making its iterator); the
     /// inputs are read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: MergeStateMachine(inputs: inputs.count))
+        let driver = Driver(machine: Machine(inputs: inputs.count))
         if inputs.isEmpty { driver.update { _, output in output.finish() } }
         for input in inputs { Self.start(input.subscribe(), into: driver) }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        return Iterator(driver)
     }
 
     @inlinable static func start(_ run: sending @escaping OperatorInput<Element, Failure>.Run, into driver: Driver) {
-        driver.spawn {
-            guard await driver.waitForStart() else { return }
+        driver.spawnAfterStart {
             let end = await run { element in
                 await driver.updateThenWaitForRoom { _, output in output.emit(element) }
             }
-            driver.update { machine, output in
-                switch end {
-                case .success:
-                    if machine.inputFinished() == .finish { output.finish() }
-                case .failure(let failure):
-                    if machine.inputFailed() == .fail { output.fail(failure) }
-                }
-            }
-        }
-    }
-
-    /// Takes the merged elements; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<MergeStateMachine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<MergeStateMachine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next element; `nil` once every input finished or the task was cancelled.
-        /// - Throws: The first failure of any input.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next element; `nil` once every input finished or the task was cancelled.
-        /// - Throws: The first failure of any input.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
+            driver.inputEnded(end) { machine, failed in failed ? machine.inputFailed() : machine.inputFinished() }
         }
     }
 }
-
-@available(*, unavailable)
-extension AsyncMergeSequence.Iterator: Sendable {}

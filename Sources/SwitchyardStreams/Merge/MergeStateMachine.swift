@@ -3,14 +3,7 @@
 /// Elements pass straight through; only the ends need a decision.
 @usableFromInline struct MergeStateMachine: Sendable, Equatable {
     /// What the operator does after an input ended.
-    @usableFromInline enum Action: Equatable {
-        /// Other inputs still run; keep going.
-        case none
-        /// The last input finished: finish the output.
-        case finish
-        /// An input failed: fail the output, which cancels the other inputs.
-        case fail
-    }
+    @usableFromInline typealias Action = OperatorEndAction
 
     @usableFromInline var running: Int
 

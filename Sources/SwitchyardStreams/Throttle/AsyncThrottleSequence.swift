@@ -39,8 +39,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// At most one element of a base sequence per interval. Made by
 /// `throttle(for:tolerance:clock:latest:)`.
-public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable, DrivenOperator
 where Base.Element: Sendable {
+    /// Takes the throttled elements; `nil` once the base finished or the task was cancelled,
+    /// and throws the base's failure.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     /// The base's element type.
     public typealias Element = Base.Element
     /// The base's failure type, unchanged.
@@ -67,17 +70,13 @@ where Base.Element: Sendable {
     @inlinable public func makeAsyncIterator() -> Iterator {
         let (tolerance, clock) = (self.tolerance, self.clock)
         let driver = Driver(machine: Machine(interval: interval, latest: latest))
-        let iterator = base.makeAsyncIterator()
-        driver.spawn {
-            var iterator = iterator
-            guard await driver.waitForStart() else { return }
-            await Self.consume(&iterator, into: driver, clock: clock)
+        driver.read(base) { iterator in await Self.consume(&iterator, into: driver, clock: clock) }
+        driver.spawnAfterStart {
+            await driver.runDeadlines(clock: clock, tolerance: tolerance, emits: true) { machine, output, now in
+                machine.deadlineReached(at: now) { output.emit($0) }
+            }
         }
-        driver.spawn {
-            guard await driver.waitForStart() else { return }
-            await Self.runTimer(driver, clock: clock, tolerance: tolerance)
-        }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        return Iterator(driver)
     }
 
     @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
@@ -97,44 +96,4 @@ where Base.Element: Sendable {
             }
         }
     }
-
-    @inlinable static func runTimer(_ driver: Driver, clock: C, tolerance: C.Duration?) async {
-        while await driver.wait(until: { $0.deadline != nil }) {
-            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
-            do {
-                try await clock.sleep(until: deadline, tolerance: tolerance)
-            } catch {
-                return
-            }
-            let now = clock.now
-            let running = await driver.updateThenWaitForRoom { machine, output in
-                machine.deadlineReached(at: now) { output.emit($0) }
-            }
-            guard running else { return }
-        }
-    }
-
-    /// Takes the throttled elements; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next throttled element; `nil` once the base finished or the task was cancelled.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next throttled element; `nil` once the base finished or the task was cancelled.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
-        }
-    }
 }
-
-@available(*, unavailable)
-extension AsyncThrottleSequence.Iterator: Sendable {}

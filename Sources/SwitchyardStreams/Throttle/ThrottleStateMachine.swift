@@ -53,3 +53,5 @@
         }
     }
 }
+
+extension ThrottleStateMachine: DeadlineMachine {}

@@ -57,8 +57,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
 
 /// A base sequence that ends after too long a silence. Made by
 /// `timeout(_:tolerance:clock:customError:)`.
-public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable, DrivenOperator
 where Base.Element: Sendable {
+    /// Takes the base's elements; `nil` once the base finished, the interval passed without a
+    /// `customError`, or the task was cancelled; throws the base's failure or `customError`'s.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     /// The base's element type.
     public typealias Element = Base.Element
     /// The base's failure type, unchanged.
@@ -85,19 +88,18 @@ where Base.Element: Sendable {
     @inlinable public func makeAsyncIterator() -> Iterator {
         let (tolerance, clock, customError) = (self.tolerance, self.clock, self.customError)
         let driver = Driver(machine: Machine(interval: interval))
-        let iterator = base.makeAsyncIterator()
-        driver.spawn {
-            var iterator = iterator
-            guard await driver.waitForStart() else { return }
+        driver.read(base) { iterator in
             let now = clock.now
             driver.update { machine, _ in machine.waitingForUpstream(since: now) }
             await Self.consume(&iterator, into: driver, clock: clock)
         }
-        driver.spawn {
-            guard await driver.waitForStart() else { return }
-            await Self.runTimer(driver, clock: clock, tolerance: tolerance, customError: customError)
+        driver.spawnAfterStart {
+            await driver.runDeadlines(clock: clock, tolerance: tolerance, emits: false) { machine, output, now in
+                guard machine.deadlineReached(at: now) else { return }
+                if let customError { output.fail(customError()) } else { output.finish() }
+            }
         }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        return Iterator(driver)
     }
 
     @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
@@ -118,51 +120,4 @@ where Base.Element: Sendable {
             }
         }
     }
-
-    @inlinable static func runTimer(
-        _ driver: Driver,
-        clock: C,
-        tolerance: C.Duration?,
-        customError: (@Sendable () -> Failure)?
-    ) async {
-        while await driver.wait(until: { $0.deadline != nil }) {
-            guard let deadline = driver.update({ machine, _ in machine.deadline }) else { continue }
-            do {
-                try await clock.sleep(until: deadline, tolerance: tolerance)
-            } catch {
-                return
-            }
-            let now = clock.now
-            driver.update { machine, output in
-                guard machine.deadlineReached(at: now) else { return }
-                if let customError { output.fail(customError()) } else { output.finish() }
-            }
-        }
-    }
-
-    /// Takes the elements until the end or the timeout; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next element; `nil` once the base finished, timed out without a custom error,
-        /// or the task was cancelled.
-        /// - Throws: The base's failure, or the custom error on a timeout.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next element; `nil` once the base finished, timed out without a custom error,
-        /// or the task was cancelled.
-        /// - Throws: The base's failure, or the custom error on a timeout.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
-        }
-    }
 }
-
-@available(*, unavailable)
-extension AsyncTimeoutSequence.Iterator: Sendable {}

@@ -31,3 +31,5 @@
         return true
     }
 }
+
+extension TimeoutStateMachine: DeadlineMachine {}

@@ -37,8 +37,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// The elements of a base sequence paired with the latest element of another. Made by
 /// `withLatestFrom(_:)`.
-public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other: AsyncSequence & Sendable>: AsyncSequence, Sendable
+public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other: AsyncSequence & Sendable>: AsyncSequence, Sendable, DrivenOperator
 where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Failure {
+    /// Takes the pairs; `nil` once the base finished or the task was cancelled, and throws
+    /// the first failure of either sequence.
+    public typealias Iterator = AsyncOperatorIterator<Self, Element, Failure>
     /// An element of the base with the latest element of the other sequence.
     public typealias Element = (Base.Element, Other.Element)
     /// The base's failure type, unchanged.
@@ -59,34 +62,16 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
     @inlinable public func makeAsyncIterator() -> Iterator {
         let driver = Driver(machine: Machine())
         if let (primary, latest) = Self.linkedPair(base: base, other: other) {
-            driver.spawn {
-                guard await driver.waitForStart() else { return }
-                await Self.consumeLinked(primary, pairingWith: latest, into: driver)
-            }
-            return Iterator(handle: OperatorDriverHandle(driver))
+            driver.spawnAfterStart { await Self.consumeLinked(primary, pairingWith: latest, into: driver) }
+            return Iterator(driver)
         }
         if let poll = Self.poller(for: other) {
-            let baseIterator = base.makeAsyncIterator()
-            driver.spawn {
-                var iterator = baseIterator
-                guard await driver.waitForStart() else { return }
-                await Self.consumeBase(&iterator, polling: poll, into: driver)
-            }
-            return Iterator(handle: OperatorDriverHandle(driver))
+            driver.read(base) { iterator in await Self.consumeBase(&iterator, polling: poll, into: driver) }
+            return Iterator(driver)
         }
-        let otherIterator = other.makeAsyncIterator()
-        driver.spawn {
-            var iterator = otherIterator
-            guard await driver.waitForStart() else { return }
-            await Self.consumeOther(&iterator, into: driver)
-        }
-        let baseIterator = base.makeAsyncIterator()
-        driver.spawn {
-            var iterator = baseIterator
-            guard await driver.waitForStart() else { return }
-            await Self.consumeBase(&iterator, into: driver)
-        }
-        return Iterator(handle: OperatorDriverHandle(driver))
+        driver.read(other) { iterator in await Self.consumeOther(&iterator, into: driver) }
+        driver.read(base) { iterator in await Self.consumeBase(&iterator, into: driver) }
+        return Iterator(driver)
     }
 
     /// Subscribes to both now and links them by send order when both are broadcasts,
@@ -181,28 +166,4 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
             driver.update { _, output in output.fail(failure) }
         }
     }
-
-    /// Takes the pairs; not shareable between tasks.
-    public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let handle: OperatorDriverHandle<Machine, Element, Failure>
-
-        @inlinable init(handle: OperatorDriverHandle<Machine, Element, Failure>) {
-            self.handle = handle
-        }
-
-        /// The next pair; `nil` once the base finished or the task was cancelled.
-        /// - Throws: The first failure of either sequence.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: nil)
-        }
-
-        /// The next pair; `nil` once the base finished or the task was cancelled.
-        /// - Throws: The first failure of either sequence.
-        @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            try await handle.driver.next(isolation: actor)
-        }
-    }
 }
-
-@available(*, unavailable)
-extension AsyncWithLatestFromSequence.Iterator: Sendable {}

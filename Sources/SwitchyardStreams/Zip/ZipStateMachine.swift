@@ -60,3 +60,26 @@
 }
 
 extension ZipStateMachine.Action: Equatable where Value: Equatable {}
+
+extension ZipStateMachine: TupleStateMachine where Value == any Sendable {
+    /// An input may wait for the others once it has queued ``queueLimit`` elements.
+    @inlinable static var queuesInputs: Bool { true }
+
+    @inlinable mutating func tupleStep(received value: any Sendable, from input: Int) -> TupleStep {
+        Self.step(received(value, from: input))
+    }
+
+    @inlinable mutating func tupleStep(ended input: Int, failed: Bool) -> TupleStep {
+        Self.step(failed ? inputFailed() : inputFinished(input))
+    }
+
+    @inlinable static func step(_ action: Action) -> TupleStep {
+        switch action {
+        case .none: .none
+        case .emit(let row): .emit(row)
+        case .emitThenFinish(let row): .emitThenFinish(row)
+        case .finish: .finish
+        case .fail: .fail
+        }
+    }
+}

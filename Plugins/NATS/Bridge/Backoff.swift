@@ -1,3 +1,5 @@
+import SwitchyardIO
+
 /// The delays between reconnect attempts: exponential, capped, with jitter so that a fleet
 /// of buses that lost the same server does not come back in lockstep.
 struct Backoff: Sendable, Hashable {
@@ -9,11 +11,10 @@ struct Backoff: Sendable, Hashable {
     /// its exponential value. Default: 0.5.
     var jitter = 0.5
 
-    /// The delay before retry number `attempt` (1 for the first), given `random` in 0..<1.
+    /// The delay before retry number `attempt` (1 for the first; below 1 counts as 1), given
+    /// `random` in 0..<1.
     func delay(attempt: Int, random: Double) -> Duration {
-        let exponent = min(max(attempt - 1, 0), 30)
-        let full = min(initial * (1 << exponent), maximum)
-        let factor = 1 - jitter * min(max(random, 0), 1)
-        return full * factor
+        ExponentialBackoff(initial: initial, maximum: maximum)
+            .delay(beforeAttempt: max(attempt, 1), jitter: jitter, random: random)
     }
 }

@@ -61,8 +61,8 @@ struct RetryPolicy: Sendable, Hashable {
     }
 
     private func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
-        let ceiling = maxDelay.secondsValue
-        let exponential = min(ceiling, baseDelay.secondsValue * pow(2, Double(max(attempt - 1, 0))))
+        let exponential = ExponentialBackoff(initial: baseDelay, maximum: maxDelay)
+            .delay(beforeAttempt: max(attempt, 1)).secondsValue
         let share = min(max(jitter, 0), 1)
         return .seconds(exponential / 2 + exponential / 2 * share)
     }

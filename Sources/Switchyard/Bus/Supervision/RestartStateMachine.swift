@@ -1,3 +1,5 @@
+import SwitchyardIO
+
 /// Decides, after a plugin's `run` ended, whether and when to start it again.
 ///
 /// Pure: times are durations since the bus started, so it is tested without clocks or tasks.
@@ -48,11 +50,6 @@ struct RestartStateMachine: Sendable {
     }
 
     private func backoff(afterConsecutive count: Int) -> Duration {
-        var delay = policy.initialBackoff
-        for _ in 0..<min(count, 62) {
-            delay = delay * 2
-            if delay >= policy.maxBackoff { return policy.maxBackoff }
-        }
-        return min(delay, policy.maxBackoff)
+        ExponentialBackoff(initial: policy.initialBackoff, maximum: policy.maxBackoff).delay(beforeAttempt: count + 1)
     }
 }

@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "CSwitchyardStartup", "Switchyard", "SwitchyardPlugins", "LoggerPlugin", "TimerPlugin", "GPSDPlugin",
+                "CSwitchyardStartup", "Switchyard", "SwitchyardIO", "SwitchyardPlugins", "LoggerPlugin", "TimerPlugin", "GPSDPlugin",
                 "LocationEmitterPlugin", "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
             ]
         ),
@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
         // Every runnable Swift snippet of the README, which quotes them verbatim (ReadmeSnippetTests).
         .target(name: "SwitchyardSnippets", dependencies: ["Switchyard", "SwitchyardTesting"], path: "Examples/Snippets"),
-        .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardStreams", "NATSPlugin"]),
+        .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardIO", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardIO"]),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard", "SwitchyardTesting"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
         .testTarget(
             name: "NetworkFetchPluginTests",

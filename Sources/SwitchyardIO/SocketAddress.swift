@@ -21,12 +21,17 @@ package enum UnixAddress {
     package static var capacity: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
 
     /// The address of the socket at `path` and its length.
+    ///
+    /// With `abstract`, a `path` starting with `@` names a socket in Linux's abstract
+    /// namespace (spelled with a leading zero byte and no terminator), as systemd's
+    /// `NOTIFY_SOCKET` may.
     /// - Throws: ``IOError/pathTooLong(_:byteCount:limit:)`` when `path` is empty or does not
     ///   fit.
-    package static func make(_ path: String) throws(IOError) -> (address: sockaddr_un, length: socklen_t) {
+    package static func make(_ path: String, abstract: Bool = false) throws(IOError) -> (address: sockaddr_un, length: socklen_t) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        let isAbstract = abstract && path.hasPrefix("@")
+        let bytes = isAbstract ? [0] + Array(path.utf8.dropFirst()) : Array(path.utf8)
         guard !bytes.isEmpty, bytes.count <= capacity else {
             throw IOError.pathTooLong(path, byteCount: bytes.count, limit: capacity)
         }
@@ -34,7 +39,7 @@ package enum UnixAddress {
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
         }
-        return (address, socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1))
+        return (address, socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (isAbstract ? 0 : 1)))
     }
 
     /// Calls `body` with the address of the socket at `path` and its length.

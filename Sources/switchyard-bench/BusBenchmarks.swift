@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardIO
 import SwitchyardStreams
 import Synchronization
 
@@ -461,14 +462,6 @@ private func residentMegabytes(of pid: Int32) -> Double {
     return kilobytes / 1024
 }
 
-/// Runs blocking work on a thread of its own.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}
-
 extension Duration {
-    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     var microseconds: Double { secondsValue * 1e6 }
 }

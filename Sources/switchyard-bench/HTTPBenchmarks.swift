@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardIO
 import Synchronization
 
 /// The `http` benchmark cases, measured on the real `switchyard` process serving HTTP.

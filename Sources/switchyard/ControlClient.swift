@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardIO
 
 /// A blocking client of the control socket, for the short-lived client commands. Run it on a
 /// thread of its own (see ``onThread(_:)``), never on the cooperative pool.
@@ -16,18 +17,13 @@ final class ControlClient {
     /// Connects to the bus at `path`.
     /// - Throws: ``Failure`` saying how to start a bus when none listens there.
     init(path: String) throws(Failure) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw Failure(message: "the socket path \(path) is too long")
+        guard let made = try? UnixAddress.make(path) else {
+            throw Failure(message: path.isEmpty ? "the socket path is empty" : "the socket path \(path) is too long")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
-        }
+        var address = made.address
+        let length = made.length
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(message: "cannot create a socket: \(String(cString: strerror(errno)))") }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) }
         }
@@ -116,13 +112,5 @@ final class ControlClient {
         let code = reply["error"]?["code"]?.stringValue ?? "error"
         let message = reply["error"]?["message"]?.stringValue ?? reply.serialized()
         throw Failure(message: "\(code): \(message)")
-    }
-}
-
-/// Runs blocking work on a thread of its own and returns its result.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.start()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardIO
 
 /// The `switchyard` command line: parses the arguments against ``CommandTable`` and calls the
 /// library.

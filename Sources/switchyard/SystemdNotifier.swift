@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardIO
 import Synchronization
 
 /// systemd's service notification protocol (`sd_notify(3)`) for a `Type=notify` unit: one
@@ -70,23 +71,14 @@ final class SystemdNotifier: Sendable {
 
     /// Sends one datagram to the socket at `path`; a problem description when it fails.
     static func send(_ message: String, to path: String) -> String? {
-        var path = path
-        // A leading "@" names a socket in the abstract namespace, spelled with a NUL byte.
-        let abstract = path.hasPrefix("@")
-        if abstract { path.removeFirst() }
+        guard let made = try? UnixAddress.make(path, abstract: true) else {
+            return path.isEmpty ? "NOTIFY_SOCKET is empty" : "NOTIFY_SOCKET path is too long"
+        }
+        var address = made.address
+        let length = made.length
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return "cannot create a notify socket: \(String(cString: strerror(errno)))" }
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(path.utf8)
-        if abstract { pathBytes.insert(0, at: 0) }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else { return "NOTIFY_SOCKET path is too long" }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in pathBytes.enumerated() { buffer[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count + (abstract ? 0 : 1))
         let bytes = Array(message.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SwitchyardIO
 
 /// A one-connection stream server on 127.0.0.1 or a Unix socket, for socket tests; blocking
 /// calls run on their own threads.
@@ -111,12 +112,5 @@ final class TestServer: Sendable {
             shutdown(socket, Int32(SHUT_RDWR))
             Glibc.close(socket)
         }
-    }
-}
-
-/// Runs a blocking `body` on a new thread and returns its result.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
     }
 }

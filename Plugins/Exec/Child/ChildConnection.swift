@@ -105,16 +105,9 @@ final class ChildConnection: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<ChildEvent?, Never>) in
                 let immediate: ChildEvent?? = state.withLock { state in
                     if Task.isCancelled { return .some(nil) }
-                    switch state.takeEvent() {
-                    case .event(let event, let wakeIO):
-                        if wakeIO { wake.fire() }
-                        return .some(event)
-                    case .end:
-                        return .some(nil)
-                    case .wait:
-                        state.suspend(continuation)
-                        return nil
-                    }
+                    if let taken = take(from: &state) { return taken }
+                    state.suspend(continuation)
+                    return nil
                 }
                 if let immediate {
                     continuation.resume(returning: immediate)
@@ -126,16 +119,20 @@ final class ChildConnection: Sendable {
     }
 
     private func takeBuffered() -> ChildEvent?? {
-        state.withLock { state in
-            switch state.takeEvent() {
-            case .event(let event, let wakeIO):
-                if wakeIO { wake.fire() }
-                return .some(event)
-            case .end:
-                return .some(nil)
-            case .wait:
-                return nil
-            }
+        state.withLock { take(from: &$0) }
+    }
+
+    /// The next event under the lock: an event, `.some(nil)` at the end, `nil` when the
+    /// consumer has to wait. Taking one that frees room for output wakes the I/O loop.
+    private func take(from state: inout ChildConnectionState) -> ChildEvent?? {
+        switch state.takeEvent() {
+        case .event(let event, let wakeIO):
+            if wakeIO { wake.fire() }
+            return .some(event)
+        case .end:
+            return .some(nil)
+        case .wait:
+            return nil
         }
     }
 

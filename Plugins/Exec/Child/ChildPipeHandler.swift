@@ -169,28 +169,29 @@ final class ChildPipeHandler {
 
     /// Reads one chunk of stdout; `true` when something (data or the end) was read.
     private func readOutput() -> Bool {
-        guard let pipe = output else { return false }
-        var pieces: [LineSplitter.Piece] = []
-        let result = readChunk(from: pipe.descriptor, into: &outputLines, pieces: &pieces)
-        if result == .ended {
-            pipe.close()
-            output = nil
-        }
+        let (pieces, progressed) = read(&output, into: &outputLines)
         appendOutput(pieces)
-        return result != .nothing
+        return progressed
     }
 
     /// Reads one chunk of stderr; `true` when something (data or the end) was read.
     private func readDiagnostics() -> Bool {
-        guard let pipe = diagnostics else { return false }
-        var pieces: [LineSplitter.Piece] = []
-        let result = readChunk(from: pipe.descriptor, into: &diagnosticLines, pieces: &pieces)
-        if result == .ended {
-            pipe.close()
-            diagnostics = nil
-        }
+        let (pieces, progressed) = read(&diagnostics, into: &diagnosticLines)
         appendDiagnostics(pieces)
-        return result != .nothing
+        return progressed
+    }
+
+    /// Reads one chunk of `pipe` into `lines`, closing and clearing the pipe at its end.
+    /// - Returns: The pieces split off, and whether something (data or the end) was read.
+    private func read(_ pipe: inout ChildPipeEnd?, into lines: inout LineSplitter) -> ([LineSplitter.Piece], Bool) {
+        guard let open = pipe else { return ([], false) }
+        var pieces: [LineSplitter.Piece] = []
+        let result = readChunk(from: open.descriptor, into: &lines, pieces: &pieces)
+        if result == .ended {
+            open.close()
+            pipe = nil
+        }
+        return (pieces, result != .nothing)
     }
 
     private func appendOutput(_ pieces: [LineSplitter.Piece]) {

@@ -32,6 +32,7 @@ enum BusMetrics {
         out.single("switchyard_inbox_depth", .gauge, "Actions waiting in the store's inbox.", Double(statistics.store.queued))
         out.single("switchyard_inbox_capacity", .gauge, "The store inbox's capacity.", Double(statistics.inboxCapacity))
         plugins(statistics.plugins, into: &out)
+        out.single("switchyard_plugins_abandoned_total", .counter, "Plugins left running because they ignored cancellation past the stop timeout.", Double(statistics.abandonedPlugins))
         if let journal = statistics.journal {
             out.single("switchyard_journal_bytes", .gauge, "Bytes in the journal's segments.", Double(journal.bytes))
             out.single("switchyard_journal_segments", .gauge, "Journal segment files.", Double(journal.segments))

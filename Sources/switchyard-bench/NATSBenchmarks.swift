@@ -181,8 +181,9 @@ enum RawNATS {
     }
 
     /// The baseline of `nats.forward.jetstream`: a plain JetStream publisher with the same
-    /// acknowledgements as the bridge — `HPUB` with a `Nats-Msg-Id` and a reply inbox, at
-    /// most `window` unacknowledged — timed until the server acknowledged all `count`.
+    /// acknowledgements and message size as the bridge — `HPUB` with the bridge's headers
+    /// (`Nats-Msg-Id` and the two Switchyard ones), the same payload and a reply inbox, at most
+    /// `window` unacknowledged — timed until the server acknowledged all `count`.
     static func jetStreamThroughput(count: Int, window: Int) async -> Double {
         await onThread { session in
             session.write(Array("SUB _INBOX.raw.* 2\r\n".utf8))
@@ -199,7 +200,8 @@ enum RawNATS {
             while acknowledged < count {
                 while sent < count, sent - acknowledged < window {
                     sent += 1
-                    let headers = "NATS/1.0\r\nNats-Msg-Id: raw-\(sent)\r\n\r\n"
+                    // The bridge's header block, byte for byte, so both store messages of one size.
+                    let headers = "NATS/1.0\r\nNats-Msg-Id: bench-a-\(sent)\r\nSwitchyard-Origin: bench-a\r\nSwitchyard-Source: bench\r\n\r\n"
                     output += Array("HPUB raw.bench _INBOX.raw.\(sent) \(headers.utf8.count) \(headers.utf8.count + payload.count)\r\n\(headers)".utf8)
                     output += payload
                     output += [13, 10]

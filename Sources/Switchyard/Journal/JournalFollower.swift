@@ -111,7 +111,14 @@ public struct JournalFollower: Sendable {
     /// segment is gone (compacted away), so the caller lists the segments again.
     private mutating func readSegment<Action: JournalFollowerItem>(limit: Int, into batch: inout Found<Action>) throws(JournalError) -> Bool {
         guard let segment else { return false }
-        // Whole lines already read come first; the file is opened only for more.
+        // Whole lines already read come first, while the segment exists (compaction hands
+        // nothing over from a removed one); the file is opened only for more.
+        if pendingStart < pending.count, access(segment.path, F_OK) != 0, errno == ENOENT {
+            self.segment = nil
+            pending = []
+            pendingStart = 0
+            return false
+        }
         try takePending(segment: segment, limit: limit, into: &batch)
         guard batch.actions.count < limit, !stoppedAtGap else { return true }
         let descriptor = open(segment.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)

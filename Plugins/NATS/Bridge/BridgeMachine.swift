@@ -115,6 +115,12 @@ struct BridgeMachine: Sendable {
             if configuration.mode == .jetstream { effects.settled.append(message.actionID) }
             return effects
         }
+        if configuration.mode == .core, outbox.passesStraightThrough {
+            // Nothing waits and nothing is acknowledged: the outbox would hand it straight back.
+            message.encode(replyTo: nil, into: &effects.bytes)
+            publishedCount += 1
+            return effects
+        }
         let admission = outbox.submit(message, now: now)
         if admission.startsOverflow { effects.reports.append(.overflow(dropped: outbox.droppedCount)) }
         send(admission.send, now: now, effects: &effects)

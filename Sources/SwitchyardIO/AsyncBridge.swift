@@ -61,6 +61,10 @@ package final class AsyncBridge<Element: Sendable>: AsyncSequence, Sendable {
     /// Whether the consumer has gone away.
     package var isTerminated: Bool { state.withLock { $0.terminated } }
 
+    /// Whether the producer should be paused now: what a producer that cannot act on a
+    /// ``YieldResult`` at once (it reads in chunks) asks before reading on.
+    package var isProducerPaused: Bool { state.withLock { $0.buffer.isProducerPaused } }
+
     private func next() async -> Element? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in

@@ -38,7 +38,9 @@ struct ProcessTests {
         #expect(ticks.count == 3)
         #expect(ticks.map { ($0["payload"] as? [String: Any])?["tick"] as? Int } == [1, 2, 3])
         #expect(ticks.allSatisfy { $0["source"] as? String == "tick" && $0["id"] is Int && $0["time"] is String })
-        #expect(objects.first??["type"] as? String == "bus/started")
+        // Plugins start before the bus announces itself (README: a plugin may emit before
+        // `bus/started`), so on a loaded machine a 20 ms tick can come first.
+        #expect(objects.contains { $0?["type"] as? String == "bus/started" })
         #expect(objects.last??["type"] as? String == "bus/stopping")
     }
 

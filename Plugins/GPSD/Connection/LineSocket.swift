@@ -21,6 +21,10 @@ enum LineSocketEvent: Sendable, Hashable {
 /// resolved address within the timeout) and reads when the socket is ready. ``close()`` takes
 /// effect on the loop's next turn. Memory is bounded: one ``LineFramer`` per connection, and
 /// the loop's one read buffer.
+///
+/// Reading follows the consumer: after each chunk the loop asks `shouldRead` and stops reading
+/// while it says no, so the kernel's socket buffer, and then gpsd, hold what the bus has not
+/// taken yet; ``resumeReading()`` makes the loop ask again.
 final class LineSocket: Sendable {
     /// Limits of a connection.
     struct Options: Sendable, Hashable {
@@ -38,28 +42,36 @@ final class LineSocket: Sendable {
     private let state = Mutex(State())
     /// Tells the loop side to close; `nil` when the loop never started.
     private let closeSignal: LoopSignal?
+    /// Tells the loop side to ask `shouldRead` again; `nil` when the loop never started.
+    private let flowSignal: LoopSignal?
 
-    private init(closeSignal: LoopSignal?) {
+    private init(closeSignal: LoopSignal?, flowSignal: LoopSignal?) {
         self.closeSignal = closeSignal
+        self.flowSignal = flowSignal
     }
 
     /// Starts connecting to `endpoint` on the event loop and returns at once; `events` is
     /// called on the loop's thread for every report, in order, and must not block.
+    /// `shouldRead` is asked on the loop's thread after each chunk read (whose lines were all
+    /// reported) and after ``resumeReading()``; while it answers `false` nothing is read.
+    /// Default: always read.
     static func open(
-        _ endpoint: GPSDEndpoint, options: Options, events: @escaping @Sendable (LineSocketEvent) -> Void
+        _ endpoint: GPSDEndpoint, options: Options, events: @escaping @Sendable (LineSocketEvent) -> Void,
+        shouldRead: @escaping @Sendable () -> Bool = { true }
     ) -> LineSocket {
         let loop: EventLoop
         do {
             loop = try EventLoop.shared()
         } catch {
-            let socket = LineSocket(closeSignal: nil)
+            let socket = LineSocket(closeSignal: nil, flowSignal: nil)
             socket.state.withLock { $0.isClosed = true }
             events(.closed(.system("epoll_create1", errno: error.errno ?? EMFILE)))
             return socket
         }
-        let socket = LineSocket(closeSignal: loop.makeSignal())
+        let socket = LineSocket(closeSignal: loop.makeSignal(), flowSignal: loop.makeSignal())
         loop.execute { thread in
-            LineSocketHandler.start(socket, endpoint: endpoint, options: options, events: events, on: thread)
+            LineSocketHandler.start(socket, endpoint: endpoint, options: options, events: events,
+                                    shouldRead: shouldRead, on: thread)
         }
         return socket
     }
@@ -85,6 +97,12 @@ final class LineSocket: Sendable {
         closeSignal?.fire()
     }
 
+    /// Makes the loop ask `shouldRead` again, so a paused connection reads on once the
+    /// consumer has caught up. Safe to call any number of times, from anywhere.
+    func resumeReading() {
+        flowSignal?.fire()
+    }
+
     /// Records the connected socket for ``send(_:)``; `false` when already closed.
     fileprivate func markConnected(_ socket: Int32) -> Bool {
         state.withLock { state in
@@ -104,6 +122,7 @@ final class LineSocket: Sendable {
     }
 
     fileprivate var signal: LoopSignal? { closeSignal }
+    fileprivate var flow: LoopSignal? { flowSignal }
 }
 
 /// The loop side of a ``LineSocket``: connects, frames lines and reports.
@@ -112,6 +131,7 @@ private final class LineSocketHandler: StreamHandler {
     private let endpoint: GPSDEndpoint
     private let options: LineSocket.Options
     private let events: @Sendable (LineSocketEvent) -> Void
+    private let shouldRead: @Sendable () -> Bool
     private let thread: LoopThread
     private var connector: Connector?
     private var channel: SocketChannel?
@@ -120,23 +140,28 @@ private final class LineSocketHandler: StreamHandler {
 
     private init(
         _ socket: LineSocket, endpoint: GPSDEndpoint, options: LineSocket.Options,
-        events: @escaping @Sendable (LineSocketEvent) -> Void, thread: LoopThread
+        events: @escaping @Sendable (LineSocketEvent) -> Void, shouldRead: @escaping @Sendable () -> Bool,
+        thread: LoopThread
     ) {
         self.socket = socket
         self.endpoint = endpoint
         self.options = options
         self.events = events
+        self.shouldRead = shouldRead
         self.thread = thread
         framer = LineFramer(maximumLineLength: options.maximumLineLength)
     }
 
     static func start(
         _ socket: LineSocket, endpoint: GPSDEndpoint, options: LineSocket.Options,
-        events: @escaping @Sendable (LineSocketEvent) -> Void, on thread: LoopThread
+        events: @escaping @Sendable (LineSocketEvent) -> Void, shouldRead: @escaping @Sendable () -> Bool,
+        on thread: LoopThread
     ) {
-        let handler = LineSocketHandler(socket, endpoint: endpoint, options: options, events: events, thread: thread)
-        // The signal handler keeps the handler alive until it is done.
+        let handler = LineSocketHandler(socket, endpoint: endpoint, options: options, events: events,
+                                        shouldRead: shouldRead, thread: thread)
+        // The signal handlers keep the handler alive until it is done.
         if let signal = socket.signal { thread.setSignalHandler(signal) { handler.finish(nil) } }
+        if let flow = socket.flow { thread.setSignalHandler(flow) { handler.followConsumer() } }
         let target: SocketEndpoint = switch endpoint {
         case .tcp(let host, let port): .tcp(host: host, port: port)
         case .unix(let path): .unix(path: path)
@@ -160,6 +185,7 @@ private final class LineSocketHandler: StreamHandler {
                 let channel = try SocketChannel(descriptor: descriptor, on: thread)
                 channel.handler = self
                 self.channel = channel
+                followConsumer()
             } catch {
                 socket.markClosed()
                 Glibc.close(descriptor)
@@ -177,6 +203,14 @@ private final class LineSocketHandler: StreamHandler {
             case .discarded(let byteCount): events(.discardedLine(byteCount: byteCount))
             }
         }
+        followConsumer()
+    }
+
+    /// Reads while the consumer keeps up, and not while it is behind.
+    private func followConsumer() {
+        guard !done, let channel else { return }
+        let wanted = shouldRead()
+        if channel.isReading != wanted { channel.isReading = wanted }
     }
 
     func receivedEnd(error: IOError?) {
@@ -196,6 +230,7 @@ private final class LineSocketHandler: StreamHandler {
         channel?.close()
         channel = nil
         if let signal = socket.signal { thread.removeSignal(signal) }
+        if let flow = socket.flow { thread.removeSignal(flow) }
         if let failure { events(.closed(failure)) }
     }
 }

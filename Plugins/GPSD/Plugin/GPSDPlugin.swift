@@ -89,11 +89,15 @@ public struct GPSDPlugin: Plugin {
     /// Runs the feed until cancelled; never throws.
     public func run(context: PluginContext) async throws {
         let name = name
+        let flow = GPSDFlowCounters()
+        context.reportCounters {
+            ["readPauses": Int64(flow.pauses), "overrunDisconnects": Int64(flow.overrunDisconnects)]
+        }
         let session = GPSDSession(
             configuration: configuration, clock: context.clock, transport: SocketTransport(),
             output: GPSDSessionOutput(
                 emit: { event, payload in await context.dispatch("\(name)/\(event)", payload: payload) },
-                info: { context.log.info($0) }, warning: { context.log.warning($0) }))
+                info: { context.log.info($0) }, warning: { context.log.warning($0) }, flow: flow))
         await session.run()
     }
 }

@@ -17,8 +17,10 @@ struct GPSDConfiguration: Sendable, Hashable {
     /// The longest line accepted from gpsd, in bytes; longer lines are skipped and counted.
     /// Default: 64 KiB (gpsd's largest reports, SKY with every satellite in view, are a few KiB).
     var maximumLineLength = 64 * 1024
-    /// Lines held for a slow bus before the oldest are dropped and counted. Default: 256, so
-    /// the feed never holds more than `bufferedLines × maximumLineLength` bytes.
+    /// Lines held for a slow bus before reading from gpsd pauses (it resumes at half): the
+    /// socket's kernel buffer and then gpsd hold the rest, so nothing is dropped here.
+    /// Default: 256, so the feed holds about `bufferedLines × maximumLineLength` bytes at most
+    /// (plus the lines of the one read that reached the mark).
     var bufferedLines = 256
 
     /// The watchdog's check period: a fifth of `staleAfter`, so staleness is reported at most

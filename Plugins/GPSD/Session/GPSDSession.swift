@@ -10,10 +10,18 @@ struct GPSDSessionOutput: Sendable {
     var info: @Sendable (String) -> Void
     /// Logs a warning.
     var warning: @Sendable (String) -> Void
+    /// Counts the times reading paused for a slow bus, and connections gpsd ended meanwhile.
+    var flow = GPSDFlowCounters()
 }
 
 /// Runs the gpsd feed until cancelled: connects, watches, translates lines into actions,
 /// reconnects with backoff and watches for silence.
+///
+/// Lines wait for the bus in an ``AsyncBridge``: at `bufferedLines` waiting the socket stops
+/// being read (the kernel's buffer and then gpsd hold the rest) and it is read again once the
+/// bus has taken half of them, so a slow bus loses nothing. gpsd itself ends a client whose
+/// backlog outgrows its buffer: such an end is logged and reported as `disconnected` with
+/// that reason, and counted.
 ///
 /// The pure parts — ``GPSDConnectionStateMachine`` and ``GPSDFeedTranslator`` — decide; the
 /// session only moves events between them, the transport and the clock. It never throws:
@@ -73,16 +81,21 @@ struct GPSDSession: Sendable {
     private func watch(
         _ machine: inout GPSDConnectionStateMachine, _ translator: inout GPSDFeedTranslator, _ stopwatch: Stopwatch
     ) async -> [GPSDConnectionStateMachine.Action] {
-        let (events, continuation) = AsyncStream.makeStream(
-            of: Event.self, bufferingPolicy: .bufferingNewest(max(1, configuration.bufferedLines)))
-        let drops = DropCounter()
-        let connection = transport.open(configuration.endpoint, options: configuration.socketOptions) { event in
-            if case .dropped = continuation.yield(.socket(event)) { drops.increment() }
-            if case .closed = event { continuation.finish() }
+        let high = max(1, configuration.bufferedLines)
+        let resumer = Mutex<(any GPSDConnection)?>(nil)
+        let events = AsyncBridge<Event>(highWatermark: high, lowWatermark: high / 2) {
+            resumer.withLock { $0 }?.resumeReading()
         }
+        let flow = output.flow
+        let pausedBefore = flow.pauses
+        let connection = transport.open(configuration.endpoint, options: configuration.socketOptions, events: { event in
+            if case .pause = events.yield(.socket(event)) { flow.notePause() }
+            if case .closed = event { events.finish() }
+        }, shouldRead: { !events.isProducerPaused })
+        resumer.withLock { $0 = connection }
         defer {
             connection.close()
-            continuation.finish()
+            events.finish()
         }
         let clock = clock
         let period = configuration.watchdogPeriod
@@ -90,11 +103,10 @@ struct GPSDSession: Sendable {
             group.addTask {
                 while true {
                     do { try await clock.sleep(for: period) } catch { return }
-                    continuation.yield(.tick)
+                    _ = events.yield(.tick)
                 }
             }
             defer { group.cancelAll() }
-            var reportedDrops = 0
             for await event in events {
                 let now = stopwatch.elapsed
                 switch event {
@@ -108,14 +120,19 @@ struct GPSDSession: Sendable {
                     await perform(machine.received(.notJSON, at: now), on: connection, translator)
                     await deliver(translator.discardedLine(byteCount: byteCount, at: now))
                 case .socket(.closed(let error)):
-                    return machine.connectionLost(error.description, at: now)
+                    let pauses = flow.pauses - pausedBefore
+                    guard pauses > 0 else {
+                        return machine.connectionLost(error.description, at: now)
+                    }
+                    // gpsd ends a client whose unread backlog outgrows its buffer; what it held
+                    // then is lost, which only gpsd could count.
+                    flow.noteOverrun()
+                    let reason = "\(error.description) after the bus fell behind (reading paused \(pauses) time(s)); "
+                        + "gpsd ends a client whose backlog outgrows its buffer, so reports it held were lost"
+                    output.warning(reason)
+                    return machine.connectionLost(reason, at: now)
                 case .tick:
                     await perform(machine.tick(at: now), on: connection, translator)
-                    let dropped = drops.total
-                    if dropped > reportedDrops {
-                        output.warning("the bus fell behind: \(dropped) line(s) from gpsd dropped so far")
-                        reportedDrops = dropped
-                    }
                 }
             }
             if Task.isCancelled { return [] }
@@ -168,11 +185,19 @@ struct GPSDSession: Sendable {
     }
 }
 
-/// Counts events the session's buffer dropped because the bus fell behind.
-private final class DropCounter: Sendable {
-    private let count = Atomic<Int>(0)
+/// Backpressure counters of a gpsd feed: the times reading paused because the bus was behind,
+/// and the connections gpsd ended while it was (their reports lost in gpsd).
+final class GPSDFlowCounters: Sendable {
+    private let paused = Atomic<Int>(0)
+    private let overruns = Atomic<Int>(0)
 
-    func increment() { count.add(1, ordering: .relaxed) }
+    func notePause() { paused.add(1, ordering: .relaxed) }
 
-    var total: Int { count.load(ordering: .relaxed) }
+    func noteOverrun() { overruns.add(1, ordering: .relaxed) }
+
+    /// Times reading paused.
+    var pauses: Int { paused.load(ordering: .relaxed) }
+
+    /// Connections gpsd ended after reading had paused.
+    var overrunDisconnects: Int { overruns.load(ordering: .relaxed) }
 }

@@ -1,9 +1,12 @@
 /// Opens connections to gpsd; the seam where tests script a connection without a socket.
 protocol GPSDTransport: Sendable {
     /// Starts connecting to `endpoint` and returns at once; reports arrive through `events`.
+    /// Reading stops while `shouldRead` answers `false` (asked after each chunk) until
+    /// ``GPSDConnection/resumeReading()``.
     func open(
         _ endpoint: GPSDEndpoint, options: LineSocket.Options,
-        events: @escaping @Sendable (LineSocketEvent) -> Void
+        events: @escaping @Sendable (LineSocketEvent) -> Void,
+        shouldRead: @escaping @Sendable () -> Bool
     ) -> any GPSDConnection
 }
 
@@ -13,6 +16,8 @@ protocol GPSDConnection: Sendable {
     func send(_ bytes: [UInt8]) -> Bool
     /// Closes the connection; no reports follow.
     func close()
+    /// Asks `shouldRead` again: the consumer caught up after reading was paused.
+    func resumeReading()
 }
 
 extension LineSocket: GPSDConnection {}
@@ -21,8 +26,9 @@ extension LineSocket: GPSDConnection {}
 struct SocketTransport: GPSDTransport {
     func open(
         _ endpoint: GPSDEndpoint, options: LineSocket.Options,
-        events: @escaping @Sendable (LineSocketEvent) -> Void
+        events: @escaping @Sendable (LineSocketEvent) -> Void,
+        shouldRead: @escaping @Sendable () -> Bool
     ) -> any GPSDConnection {
-        LineSocket.open(endpoint, options: options, events: events)
+        LineSocket.open(endpoint, options: options, events: events, shouldRead: shouldRead)
     }
 }

@@ -53,7 +53,8 @@ extension Bus {
             plugins: runners.map(\.statistics),
             control: storage?.controlStatistics,
             journal: storage?.journal?.statistics,
-            http: storage?.httpStatistics
+            http: storage?.httpStatistics,
+            abandonedPlugins: core.counters.abandoned
         )
     }
 

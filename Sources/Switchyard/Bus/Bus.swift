@@ -47,6 +47,8 @@ public final actor Bus {
     var phase = Phase.idle
     nonisolated let readiness = CurrentValue(false)
     nonisolated let stopRequested: CurrentValue<Bool>
+    /// The plugin runners started so far, as children of the task group ``run()`` owns.
+    nonisolated let children = RunnerGroup()
     /// `true` while a reload changes the plugins; shutting down waits for it.
     let reloading = CurrentValue(false)
 
@@ -251,42 +253,15 @@ public final actor Bus {
                 throw error
             }
         }
-        let sampler = Task { [core, rate] in await Bus.sampleRate(of: core, into: rate) }
-        defer { sampler.cancel() }
-        let runners = self.runners
-        // Every subscription exists before the first plugin starts, so no plugin misses an
-        // action another plugin emits while starting.
-        let firstActions = runners.map { runner in
-            runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) }
+        // The group runs in a task `run` waits for to the end, so that cancelling `run` stops
+        // the plugins one by one in reverse order, each with its grace, as `stop()` does,
+        // instead of cancelling every child at once.
+        let group = Task { try await self.superviseGroup() }
+        try await withTaskCancellationHandler {
+            try await group.value
+        } onCancel: { [stopRequested] in
+            stopRequested.send(true)
         }
-        var startupError: BusError?
-        for (runner, actions) in zip(runners, firstActions) {
-            guard !shouldStop else { break }
-            runner.start(actions: actions)
-            if case .signalled(let timeout) = runner.plugin.readiness {
-                guard await runner.waitUntilReady(timeout: timeout) else {
-                    if !shouldStop { startupError = .pluginNotReady(runner.name, timeout: timeout) }
-                    break
-                }
-            }
-        }
-        if startupError == nil, !shouldStop {
-            phase = .running
-            let name = configuration.bus.name
-            await core.emit("bus/started", payload: [
-                "name": .string(name),
-                "plugins": .array(runners.map { .string($0.name) }),
-            ])
-            core.log.write(.info, "ready: bus \"\(name)\" with \(runners.count) plugin\(runners.count == 1 ? "" : "s")"
-                + (runners.isEmpty ? "" : " (\(runners.map(\.name).joined(separator: ", ")))")
-                + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? "")
-                + (storage?.httpURL.map { "; http \($0)" } ?? ""))
-            readiness.send(true)
-            for await stop in stopRequested.subscribe() where stop { break }
-        }
-        await shutDown()
-        if let startupError { throw startupError }
-        if let failure = storage?.journal?.writer.failure { throw BusError.journalFailed(failure) }
     }
 
     /// Asks a running bus to stop, as cancelling its task does; safe to call from any task,
@@ -301,60 +276,5 @@ public final actor Bus {
     public nonisolated func waitUntilReady() async -> Bool {
         for await ready in readiness.subscribe() where ready { return true }
         return readiness.value
-    }
-
-    private var shouldStop: Bool { Task.isCancelled || stopRequested.value }
-
-    private func shutDown() async {
-        phase = .stopping
-        readiness.finish()
-        for await busy in reloading.subscribe() where !busy { break }
-        let settings = configuration.bus
-        await core.emit("bus/stopping", payload: ["name": .string(settings.name)])
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: settings.stopTimeout)
-        for runner in runners.reversed() where runner.hasStarted {
-            let remaining = max(.zero, clock.now.duration(to: deadline))
-            if await !runner.stop(timeout: remaining) {
-                core.log.write(.warning, "did not stop within the stop timeout; abandoned", plugin: runner.name)
-            }
-        }
-        core.router.finish()
-        core.store.close()
-        if let storage {
-            // The journal closes only after the last queued action has been reduced into it.
-            await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)))
-            await storage.stop(finalState: core.store.currentState, grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
-        }
-        phase = .finished
-    }
-
-    private static func waitUntilDrained(_ store: Store<JSON, BusAction>, timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in store.states {} }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    private static func sampleRate(of core: BusCore, into rate: ActionRateMeter) async {
-        // A rate is actions per real second; on the plugins' clock a manual clock in a test
-        // would count this sampler among the sleepers the test waits for.
-        await sampleRate(of: core, into: rate, clock: ContinuousClock())
-    }
-
-    private static func sampleRate<C: Clock>(of core: BusCore, into rate: ActionRateMeter, clock: C) async where C.Duration == Duration {
-        let origin = clock.now
-        while !Task.isCancelled {
-            let reduced = core.store.statistics.reduced
-            let elapsed = origin.duration(to: clock.now)
-            rate.record(reduced, at: elapsed)
-            do {
-                try await clock.sleep(for: .seconds(1))
-            } catch {
-                return
-            }
-        }
     }
 }

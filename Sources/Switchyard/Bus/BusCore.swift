@@ -119,6 +119,17 @@ final class BusCounters: Sendable {
     }
 
     private let counts = Mutex(Counts())
+    private let abandonedPlugins = Atomic<Int>(0)
+
+    /// Counts a plugin the bus gave up waiting for because it ignored cancellation.
+    func countAbandoned() {
+        abandonedPlugins.add(1, ordering: .relaxed)
+    }
+
+    /// Plugins abandoned so far (by stopping the bus or by reloads).
+    var abandoned: Int {
+        abandonedPlugins.load(ordering: .relaxed)
+    }
 
     /// Counts a reduced batch by source and by type; one lock per batch.
     func count(_ actions: [BusAction]) {

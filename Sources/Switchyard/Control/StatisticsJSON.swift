@@ -21,6 +21,7 @@ extension BusStatistics {
         ]
         if let http { object["http"] = http.json }
         object["middlewareDrops"] = .integer(Int64(store.middlewareDrops))
+        object["abandonedPlugins"] = .integer(Int64(abandonedPlugins))
         return .object(object)
     }
 }

@@ -32,6 +32,7 @@ enum BusMetrics {
         out.single("switchyard_inbox_depth", .gauge, "Actions waiting in the store's inbox.", Double(statistics.store.queued))
         out.single("switchyard_inbox_capacity", .gauge, "The store inbox's capacity.", Double(statistics.inboxCapacity))
         plugins(statistics.plugins, into: &out)
+        out.single("switchyard_plugins_abandoned_total", .counter, "Plugins left running because they ignored cancellation past the stop timeout.", Double(statistics.abandonedPlugins))
         if let journal = statistics.journal {
             out.single("switchyard_journal_bytes", .gauge, "Bytes in the journal's segments.", Double(journal.bytes))
             out.single("switchyard_journal_segments", .gauge, "Journal segment files.", Double(journal.segments))
@@ -106,23 +107,33 @@ enum BusMetrics {
         }
     }
 
-    /// NATS bridges' counters under their own names; every other reported counter as
-    /// `switchyard_plugin_counter`.
+    /// NATS bridges' and gpsd feeds' counters under their own names; every other reported
+    /// counter as `switchyard_plugin_counter`.
     private static func reported(_ plugins: [PluginStatistics], into out: inout PrometheusText) {
-        let bridges = plugins.filter { $0.kind == "nats" }
-        let nats: [(String, String, PrometheusText.Kind, String)] = [
-            ("published", "switchyard_nats_published_total", .counter, "Actions a NATS bridge published."),
-            ("received", "switchyard_nats_received_total", .counter, "Actions a NATS bridge received from other buses."),
-            ("buffered", "switchyard_nats_buffered", .gauge, "Actions a NATS bridge holds unsent."),
-            ("dropped", "switchyard_nats_dropped_total", .counter, "Actions a NATS bridge dropped."),
+        let named: [String: [(String, String, PrometheusText.Kind, String)]] = [
+            "nats": [
+                ("published", "switchyard_nats_published_total", .counter, "Actions a NATS bridge published."),
+                ("received", "switchyard_nats_received_total", .counter, "Actions a NATS bridge received from other buses."),
+                ("buffered", "switchyard_nats_buffered", .gauge, "Actions a NATS bridge holds unsent."),
+                ("dropped", "switchyard_nats_dropped_total", .counter, "Actions a NATS bridge dropped."),
+            ],
+            "gpsd": [
+                ("readPauses", "switchyard_gpsd_read_pauses_total", .counter, "Times a gpsd feed stopped reading because the bus was behind."),
+                ("overrunDisconnects", "switchyard_gpsd_overrun_disconnects_total", .counter,
+                 "Connections gpsd ended while the bus was behind (the reports gpsd held are lost)."),
+            ],
         ]
-        for (key, name, kind, help) in nats {
-            out.family(name, kind, help)
-            for bridge in bridges { out.sample(name, [("plugin", bridge.name)], Double(bridge.reported[key] ?? 0)) }
+        for kind in named.keys.sorted() {
+            let owners = plugins.filter { $0.kind == kind }
+            for (key, name, type, help) in named[kind] ?? [] {
+                out.family(name, type, help)
+                for owner in owners { out.sample(name, [("plugin", owner.name)], Double(owner.reported[key] ?? 0)) }
+            }
         }
         out.family("switchyard_plugin_counter", .gauge, "Counters plugins report about themselves, by name.")
         for plugin in plugins {
-            for (key, value) in plugin.reported.sorted(by: { $0.key < $1.key }) where plugin.kind != "nats" || !nats.contains(where: { $0.0 == key }) {
+            let own = Set((named[plugin.kind] ?? []).map(\.0))
+            for (key, value) in plugin.reported.sorted(by: { $0.key < $1.key }) where !own.contains(key) {
                 out.sample("switchyard_plugin_counter", [("plugin", plugin.name), ("kind", plugin.kind), ("name", key)], Double(value))
             }
         }

@@ -8,7 +8,8 @@ final class ScriptedTransport: GPSDTransport {
 
     func open(
         _ endpoint: GPSDEndpoint, options: LineSocket.Options,
-        events: @escaping @Sendable (LineSocketEvent) -> Void
+        events: @escaping @Sendable (LineSocketEvent) -> Void,
+        shouldRead: @escaping @Sendable () -> Bool
     ) -> any GPSDConnection {
         let connection = ScriptedConnection(deliver: events)
         opened.withLock { $0.append(connection) }
@@ -44,6 +45,9 @@ final class ScriptedConnection: GPSDConnection {
     }
 
     func close() { state.withLock { $0.closed = true } }
+
+    /// Nothing: a scripted connection delivers what the test pushes, paused or not.
+    func resumeReading() {}
 
     /// What the session sent, as text.
     var sent: [String] { state.withLock { $0.sent } }

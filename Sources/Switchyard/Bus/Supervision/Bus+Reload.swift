@@ -2,8 +2,8 @@ extension Bus {
     /// Swaps in a new configuration while the bus runs.
     ///
     /// Every plugin of `configuration` is built first, so an invalid configuration throws
-    /// before anything changes. Then, by plugin name: removed plugins stop (in reverse of their
-    /// old order), plugins whose kind, settings or restart policy changed stop, `bus/reloaded`
+    /// before anything changes. Then, by plugin name: removed plugins stop (in reverse of the
+    /// order they started), plugins whose kind, settings or restart policy changed stop, `bus/reloaded`
     /// is dispatched (its payload lists what changed; reducing it drops the slices of removed
     /// plugins and of plugins whose kind changed), and added and changed plugins start in file
     /// order. Plugins that did not change keep running untouched.
@@ -29,11 +29,11 @@ extension Bus {
         let stopping = Set(plan.removed + plan.restarted)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: old.bus.stopTimeout)
-        for runner in oldRunners.reversed() where stopping.contains(runner.name) {
-            if await !runner.stop(timeout: max(.zero, clock.now.duration(to: deadline))) {
-                core.log.write(.warning, "did not stop within the stop timeout; abandoned", plugin: runner.name)
-            }
+        let stopped = children.started.filter { stopping.contains($0.name) }
+        for runner in stopped.reversed() {
+            await runner.stop(timeout: max(.zero, clock.now.duration(to: deadline)))
         }
+        children.forget(stopped)
         // A stopped plugin's counter provider would otherwise outlive it (and keep what it
         // captured); a restarted one registers again when it starts.
         for name in stopping { core.reporters.remove(name) }
@@ -96,7 +96,7 @@ extension Bus {
         // while starting.
         let firstActions = starting.map { runner in runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) } }
         for (runner, actions) in zip(starting, firstActions) {
-            runner.start(actions: actions)
+            runner.start(in: children, actions: actions)
             if case .signalled(let timeout) = runner.plugin.readiness, await !runner.waitUntilReady(timeout: timeout) {
                 core.log.write(.warning, "did not report ready within \(timeout) after the reload", plugin: runner.name)
             }

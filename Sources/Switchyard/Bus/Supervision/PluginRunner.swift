@@ -1,8 +1,13 @@
 import Synchronization
 import SwitchyardStreams
 
-/// Runs one plugin in a task of its own and supervises it: reports failures, restarts with
+/// Supervises one plugin as a child of the bus's task group: reports failures, restarts with
 /// backoff per its policy, and stops it gracefully.
+///
+/// The child (``run(firstActions:)``) runs the supervision loop in a task it owns and waits
+/// for it, so the group, and with it `Bus.run`, cannot end while the plugin runs. The one
+/// exception is a plugin that ignores cancellation past its stop timeout: it is logged once,
+/// counted (`abandonedPlugins` in the statistics) and released, so stopping stays bounded.
 final class PluginRunner: Sendable {
     let name: String
     let kind: String
@@ -13,10 +18,17 @@ final class PluginRunner: Sendable {
     let ready = CurrentValue(false)
     /// Becomes `true` when supervision has ended for good.
     let ended = CurrentValue(false)
+    /// Opens when the child may return: supervision ended, or the runner was abandoned.
+    private let released = Latch()
     private let state: Mutex<RunnerState>
+
+    /// How long a cancelled plugin gets to end even when the stop timeout is spent (by the
+    /// plugins stopped before it), so a well-behaved plugin is never taken for a runaway.
+    static let cancellationGrace = Duration.milliseconds(500)
 
     private struct RunnerState: Sendable {
         var task: Task<Void, Never>?
+        var abandoned = false
         var actions: PluginActions?
         var status: PluginStatus = .pending
         var restarts = 0
@@ -45,16 +57,36 @@ final class PluginRunner: Sendable {
         }
     }
 
-    /// Whether ``start(actions:)`` was called.
-    var hasStarted: Bool {
-        state.withLock { $0.task != nil }
+    /// Starts the runner as a child of `group`, with the subscription registered before any
+    /// plugin started. Returns `false` when the group no longer takes children (the bus
+    /// stopped); then nothing runs.
+    @discardableResult
+    func start(in group: RunnerGroup, actions: PluginActions?) -> Bool {
+        if case .immediate = plugin.readiness { ready.send(true) }
+        guard group.start(self, actions: actions) else {
+            state.withLock { $0.status = .stopped }
+            ended.send(true)
+            released.open()
+            return false
+        }
+        return true
     }
 
-    /// Starts the supervised task with the subscription registered before any plugin started.
-    func start(actions: PluginActions?) {
-        if case .immediate = plugin.readiness { ready.send(true) }
-        let task = Task { await self.supervise(clock: self.core.clock, firstActions: actions) }
-        state.withLock { $0.task = task }
+    /// The runner's child in the bus's task group: supervises the plugin and returns once
+    /// supervision ended for good, or the runner was abandoned by ``stop(timeout:)``.
+    func run(firstActions: PluginActions?) async {
+        let task = Task {
+            await self.supervise(clock: self.core.clock, firstActions: firstActions)
+            self.released.open()
+        }
+        // A stop that came before the child ran found no task to cancel.
+        if state.withLock({ state in
+            state.task = task
+            return state.stopping
+        }) {
+            task.cancel()
+        }
+        await released.wait()
     }
 
     /// Waits up to `timeout` for the plugin to report ready; `false` on timeout or cancellation.
@@ -62,9 +94,26 @@ final class PluginRunner: Sendable {
         await ready.wait(for: { $0 }, timeout: timeout)
     }
 
+    /// Waits as ``waitUntilReady(timeout:)`` does, but gives up (`false`) as soon as `stop`
+    /// becomes `true`: a bus asked to stop during start-up does not wait out a readiness timeout.
+    func waitUntilReady(timeout: Duration, unless stop: CurrentValue<Bool>) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.waitUntilReady(timeout: timeout) }
+            group.addTask {
+                for await stopping in stop.subscribe() where stopping { return false }
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// Stops the plugin within `timeout`: ends its action streams so it can drain what it
     /// buffered, cancels it (at once when it reads no actions, else after a short grace), and
-    /// waits. Returns `false` when it did not end in time and was abandoned.
+    /// waits (at least ``cancellationGrace`` after cancelling). Returns `false` when it did not
+    /// end in time: then it was abandoned (logged once, counted) and its child released.
+    @discardableResult
     func stop(timeout: Duration) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -78,7 +127,23 @@ final class PluginRunner: Sendable {
             if await ended.wait(for: { $0 }, timeout: grace) { return true }
         }
         task?.cancel()
-        return await ended.wait(for: { $0 }, timeout: clock.now.duration(to: deadline))
+        let remaining = max(Self.cancellationGrace, clock.now.duration(to: deadline))
+        if await ended.wait(for: { $0 }, timeout: remaining) { return true }
+        abandon()
+        return false
+    }
+
+    /// Gives up on a plugin that ignored cancellation: it runs on in its task until the
+    /// process exits, but the bus no longer waits for it.
+    private func abandon() {
+        let first = state.withLock { state in
+            defer { state.abandoned = true }
+            return !state.abandoned
+        }
+        guard first else { return }
+        core.counters.countAbandoned()
+        core.log.write(.warning, "did not stop within the stop timeout; abandoned", plugin: name)
+        released.open()
     }
 
     private func supervise<C: Clock>(clock: C, firstActions: PluginActions?) async where C.Duration == Duration {
@@ -86,6 +151,10 @@ final class PluginRunner: Sendable {
         var machine = RestartStateMachine(policy: policy)
         var actions = firstActions
         defer { ended.send(true) }
+        if state.withLock({ $0.stopping }) {
+            state.withLock { $0.status = .stopped }
+            return
+        }
         while true {
             state.withLock {
                 $0.actions = actions

@@ -59,4 +59,7 @@ public struct BusStatistics: Sendable, Hashable {
     public var journal: JournalStatistics?
     /// The HTTP server's counters; `nil` when it does not run.
     public var http: HTTPStatistics? = nil
+    /// Plugins that ignored cancellation past the stop timeout (when the bus stopped, or a
+    /// reload stopped them) and were left running, each logged once.
+    public var abandonedPlugins: Int = 0
 }

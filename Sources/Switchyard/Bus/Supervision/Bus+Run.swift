@@ -1,0 +1,111 @@
+import SwitchyardStreams
+
+extension Bus {
+    /// The task group of a running bus: the rate sampler, the conductor (start-up, waiting for
+    /// stop, shutting down) and one child per plugin runner, read from ``children`` as they
+    /// start, so a reload adds its runners to the same group. The group ends once the
+    /// conductor has stopped every runner (or abandoned one that ignored cancellation).
+    func superviseGroup() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [core, rate] in await Bus.sampleRate(of: core, into: rate) }
+            group.addTask { try await self.conduct() }
+            while let start = await children.next() {
+                group.addTask { await start.runner.run(firstActions: start.actions) }
+            }
+            // Every runner has ended or was abandoned: this ends the rate sampler.
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+
+    private func conduct() async throws {
+        defer { children.finish() }
+        let runners = self.runners
+        // Every subscription exists before the first plugin starts, so no plugin misses an
+        // action another plugin emits while starting.
+        let firstActions = runners.map { runner in
+            runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) }
+        }
+        var startupError: BusError?
+        for (runner, actions) in zip(runners, firstActions) {
+            guard !shouldStop else { break }
+            runner.start(in: children, actions: actions)
+            if case .signalled(let timeout) = runner.plugin.readiness {
+                guard await runner.waitUntilReady(timeout: timeout, unless: stopRequested) else {
+                    if !shouldStop { startupError = .pluginNotReady(runner.name, timeout: timeout) }
+                    break
+                }
+            }
+        }
+        if startupError == nil, !shouldStop {
+            phase = .running
+            let name = configuration.bus.name
+            await core.emit("bus/started", payload: [
+                "name": .string(name),
+                "plugins": .array(runners.map { .string($0.name) }),
+            ])
+            core.log.write(.info, "ready: bus \"\(name)\" with \(runners.count) plugin\(runners.count == 1 ? "" : "s")"
+                + (runners.isEmpty ? "" : " (\(runners.map(\.name).joined(separator: ", ")))")
+                + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? "")
+                + (storage?.httpURL.map { "; http \($0)" } ?? ""))
+            readiness.send(true)
+            for await stop in stopRequested.subscribe() where stop { break }
+        }
+        await shutDown()
+        if let startupError { throw startupError }
+        if let failure = storage?.journal?.writer.failure { throw BusError.journalFailed(failure) }
+    }
+
+    private var shouldStop: Bool { Task.isCancelled || stopRequested.value }
+
+    private func shutDown() async {
+        phase = .stopping
+        readiness.finish()
+        for await busy in reloading.subscribe() where !busy { break }
+        let settings = configuration.bus
+        await core.emit("bus/stopping", payload: ["name": .string(settings.name)])
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: settings.stopTimeout)
+        // In reverse start order: file order, then the plugins reloads started.
+        for runner in children.started.reversed() {
+            await runner.stop(timeout: max(.zero, clock.now.duration(to: deadline)))
+        }
+        core.router.finish()
+        core.store.close()
+        if let storage {
+            // The journal closes only after the last queued action has been reduced into it.
+            await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)))
+            await storage.stop(finalState: core.store.currentState, grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
+        }
+        phase = .finished
+    }
+
+    private static func waitUntilDrained(_ store: Store<JSON, BusAction>, timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in store.states {} }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private static func sampleRate(of core: BusCore, into rate: ActionRateMeter) async {
+        // A rate is actions per real second; on the plugins' clock a manual clock in a test
+        // would count this sampler among the sleepers the test waits for.
+        await sampleRate(of: core, into: rate, clock: ContinuousClock())
+    }
+
+    private static func sampleRate<C: Clock>(of core: BusCore, into rate: ActionRateMeter, clock: C) async where C.Duration == Duration {
+        let origin = clock.now
+        while !Task.isCancelled {
+            let reduced = core.store.statistics.reduced
+            let elapsed = origin.duration(to: clock.now)
+            rate.record(reduced, at: elapsed)
+            do {
+                try await clock.sleep(for: .seconds(1))
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -6,8 +6,13 @@ import Switchyard
 /// Writes whole lines to a file descriptor off the cooperative thread pool.
 ///
 /// A write to a stalled terminal or pipe can block; it blocks this writer's queue, never a
-/// Swift concurrency thread. At most `maxPendingLines` wait to be written; beyond that lines
-/// are dropped and counted, so a stalled output never grows memory.
+/// Swift concurrency thread. At most `maxPendingLines` wait besides those being written; beyond
+/// that lines are dropped and counted, so a stalled output never grows memory.
+///
+/// Lines that queue up while one write runs go out together in the next, in chunks of whole
+/// lines of at most ``atomicChunk`` bytes: a busy bus costs one system call per chunk instead
+/// of one per action, and each chunk is still one atomic pipe write, so lines never
+/// interleave with another writer's.
 final class LineWriter: Sendable {
     /// Where lines go.
     enum Destination: Sendable, Hashable {
@@ -17,11 +22,24 @@ final class LineWriter: Sendable {
         case file(String)
     }
 
+    /// The most bytes of several lines written in one call: `PIPE_BUF`, the size up to which
+    /// a pipe write is never split by another writer's. A longer line is written on its own.
+    static let atomicChunk = 4096
+
+    private struct Pending: Sendable {
+        var bytes: [UInt8] = []
+        /// Where each queued line ends in `bytes`.
+        var lineEnds: [Int] = []
+        var dropped = 0
+        /// A drain is queued or running; the next line need not queue one.
+        var draining = false
+    }
+
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let maxPendingLines: Int
     private let queue = DispatchQueue(label: "switchyard.logger.writer")
-    private let counts = Mutex((pending: 0, dropped: 0))
+    private let pending = Mutex(Pending())
 
     /// Opens the destination. Throws ``LineWriterError`` when a file cannot be opened.
     init(destination: Destination, maxPendingLines: Int) throws {
@@ -42,26 +60,67 @@ final class LineWriter: Sendable {
     }
 
     /// Lines dropped because the output fell too far behind.
-    var droppedCount: Int { counts.withLock { $0.dropped } }
+    var droppedCount: Int { pending.withLock { $0.dropped } }
 
     /// Queues one line (a newline is added). Returns `false`, dropping it, when too many lines
     /// are already waiting.
     @discardableResult
     func write(_ line: String) -> Bool {
-        let admitted = counts.withLock { counts in
-            guard counts.pending < maxPendingLines else {
-                counts.dropped += 1
-                return false
+        write { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Queues the line `format` appends to the buffer it is given (a newline is added), as
+    /// ``write(_:)`` does without making a string of it first.
+    @discardableResult
+    func write(_ format: (inout [UInt8]) -> Void) -> Bool {
+        let (admitted, startDrain) = pending.withLock { pending -> (Bool, Bool) in
+            guard pending.lineEnds.count < maxPendingLines else {
+                pending.dropped += 1
+                return (false, false)
             }
-            counts.pending += 1
-            return true
+            format(&pending.bytes)
+            pending.bytes.append(10)
+            pending.lineEnds.append(pending.bytes.count)
+            defer { pending.draining = true }
+            return (true, !pending.draining)
         }
-        guard admitted else { return false }
-        queue.async { [self] in
-            DescriptorWriter.writeLine(line, to: self.descriptor)
-            self.counts.withLock { $0.pending -= 1 }
+        if startDrain { queue.async { [self] in drain() } }
+        return admitted
+    }
+
+    /// Writes what is queued until nothing is; lines queued meanwhile go out in the next turn.
+    private func drain() {
+        var bytes: [UInt8] = []
+        var lineEnds: [Int] = []
+        while true {
+            let found = pending.withLock { pending -> Bool in
+                guard !pending.lineEnds.isEmpty else {
+                    pending.draining = false
+                    return false
+                }
+                swap(&pending.bytes, &bytes)
+                swap(&pending.lineEnds, &lineEnds)
+                return true
+            }
+            guard found else { return }
+            writeChunks(bytes, lineEnds: lineEnds)
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+            lineEnds.removeAll(keepingCapacity: true)
         }
-        return true
+    }
+
+    /// Writes `bytes` in chunks of whole lines of at most ``atomicChunk`` bytes.
+    private func writeChunks(_ bytes: [UInt8], lineEnds: [Int]) {
+        var start = 0
+        var end = 0
+        for lineEnd in lineEnds {
+            if lineEnd - start > Self.atomicChunk, end > start {
+                DescriptorWriter.writeAll(Array(bytes[start..<end]), to: descriptor)
+                start = end
+            }
+            end = lineEnd
+        }
+        if end > start { DescriptorWriter.writeAll(Array(bytes[start..<end]), to: descriptor) }
     }
 
     /// Waits until every queued line is written, then closes a file the writer opened.

@@ -55,7 +55,7 @@ public struct LoggerPlugin: Plugin {
         let writer = try LineWriter(destination: destination, maxPendingLines: bufferSize)
         var reportedDrops = 0
         for await action in context.actions {
-            writer.write(format.line(for: action))
+            writer.write { format.append(action, to: &$0) }
             let drops = context.actions.droppedCount + writer.droppedCount
             if drops > reportedDrops {
                 context.log.warning("dropped \(drops - reportedDrops) action(s): the output is too slow")

@@ -54,7 +54,26 @@ extension NATSBridge {
         while let events = await connection.next() {
             var collected = BridgeMachine.Effects()
             var ending: NATSConnectionError?
-            for event in events {
+            var index = events.startIndex
+            while index < events.endIndex {
+                let event = events[index]
+                index += 1
+                if case .message(let first) = event {
+                    // A run of messages (mostly publish acknowledgements) is fed to the machine
+                    // under one lock, and what it answers is written at once.
+                    var run = [first]
+                    while index < events.endIndex, case .message(let next) = events[index] {
+                        run.append(next)
+                        index += 1
+                    }
+                    let time = now()
+                    merge(withMachine { machine in
+                        var effects = BridgeMachine.Effects()
+                        for message in run { effects.absorb(machine.received(message, now: time)) }
+                        return effects
+                    }, into: &collected)
+                    continue
+                }
                 switch event {
                 case .connected(let info):
                     merge(attach(connection, maxPayload: info.maxPayload), into: &collected)
@@ -64,8 +83,8 @@ extension NATSBridge {
                         machine.infoChanged(maxPayload: info.maxPayload)
                         return BridgeMachine.Effects()
                     }
-                case .message(let message):
-                    merge(withMachine { $0.received(message, now: now()) }, into: &collected)
+                case .message:
+                    break
                 case .serverError(let text):
                     reporter.failure("server", "\(endpoint): \(text)", details: ["url": .string(endpoint.description)], repeatable: true)
                 case .drained:

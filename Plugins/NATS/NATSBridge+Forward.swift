@@ -53,7 +53,7 @@ extension NATSBridge {
     /// Applies the machine's settled publishes to the progress; rings the journal task when
     /// it may publish more.
     func settle(_ effects: BridgeMachine.Effects, in shared: inout Shared) {
-        guard var forward = shared.forward else { return }
+        guard !effects.settled.isEmpty || effects.becameReady, var forward = shared.forward.take() else { return }
         for id in effects.settled { forward.progress.settled(id) }
         let wake = !forward.source.isLive && (!effects.settled.isEmpty || effects.becameReady)
         shared.forward = forward
@@ -80,29 +80,25 @@ extension NATSBridge {
 
     /// Whether the bridge publishes `action` at all.
     private func publishes(_ action: BusAction, _ pattern: TypePattern) -> Bool {
-        pattern.matches(action.type) && action.source != context.name && !action.source.hasPrefix("nats:")
+        publishes(type: action.type, source: action.source, pattern)
     }
 
-    private func message(_ action: BusAction, earlierRunsThrough: UInt64, subjects: inout [String: String]) -> OutgoingMessage {
-        let subject = subjects[action.type] ?? settings.mapping.subject(for: action.type)
-        if subjects.count < 4096 { subjects[action.type] = subject }
-        var message = OutgoingMessage(action: action, origin: origin, subject: subject)
-        message.isResend = action.id <= earlierRunsThrough
-        return message
+    private func publishes(type: String, source: String, _ pattern: TypePattern) -> Bool {
+        pattern.matches(type) && source != context.name && !source.hasPrefix("nats:")
     }
 
     /// The live task: publishes the plugin's actions as they come while it can, else leaves
     /// them to the journal task. Returns when the bus stops.
     func forwardLive() async {
         guard let pattern = settings.publish else { return }
-        var subjects: [String: String] = [:]
+        var encoder = ForwardEncoder(origin: origin, mapping: settings.mapping)
         for await action in context.actions {
             guard publishes(action, pattern) else { continue }
-            let message = message(action, earlierRunsThrough: 0, subjects: &subjects)
             let drops = context.actions.droppedCount
             let time = now()
             let (effects, left) = shared.withLock { shared -> (BridgeMachine.Effects?, Bool) in
-                guard var forward = shared.forward else { return (nil, false) }
+                // Taken out and put back, so changing it copies none of its buffers.
+                guard var forward = shared.forward.take() else { return (nil, false) }
                 let canPublish = forward.hasRoom(in: shared.machine) && forward.pacer.allowance(now: time) > 0
                 let decision = forward.source.live(action.id, examined: forward.progress.examined, drops: drops, canPublish: canPublish)
                 guard decision == .publish else {
@@ -112,7 +108,8 @@ extension NATSBridge {
                 forward.progress.sent(action.id)
                 forward.pacer.spend(1)
                 shared.forward = forward
-                let effects = shared.machine.submit(message, now: time)
+                // Encoded only now: an action the journal hands over instead costs no encoding.
+                let effects = shared.machine.submit(encoder.message(action, isResend: false), now: time)
                 apply(effects, to: &shared)
                 return (effects, false)
             }
@@ -126,13 +123,13 @@ extension NATSBridge {
     func publishFromJournal(_ journal: PluginJournal) async {
         guard let pattern = settings.publish else { return }
         var follower = journal.follower(after: shared.withLock { $0.forward?.progress.examined ?? 0 })
-        var subjects: [String: String] = [:]
+        var encoder = ForwardEncoder(origin: origin, mapping: settings.mapping)
         var wake = doorbell.makeAsyncIterator()
         while !Task.isCancelled {
             let time = now()
             let drops = context.actions.droppedCount
             let (room, delay) = shared.withLock { shared -> (Int, Duration?) in
-                guard var forward = shared.forward, !forward.source.isLive else { return (0, nil) }
+                guard shared.forward?.source.isLive == false, var forward = shared.forward.take() else { return (0, nil) }
                 let room = forward.room(in: shared.machine)
                 let allowed = forward.pacer.allowance(now: time)
                 shared.forward = forward
@@ -147,10 +144,11 @@ extension NATSBridge {
                 }
                 continue
             }
-            let batch: JournalFollower.Batch
+            // Read as journaled: the payload goes out as the journal's text, never parsed.
+            let batch: JournalFollower.Found<JournaledAction>
             do {
                 follower.advance(to: shared.withLock { $0.forward?.progress.examined ?? 0 })
-                batch = try follower.read(limit: room)
+                batch = try follower.readJournaled(limit: room)
             } catch {
                 reporter.failure("journal", "cannot read the journal to publish it: \(error); trying again in \(Self.journalRetryDelay)", repeatable: false)
                 do { try await context.sleep(for: Self.journalRetryDelay) } catch { return }
@@ -159,9 +157,9 @@ extension NATSBridge {
             }
             if let missing = batch.missing { reportRetention(missing, journal: journal) }
             let earlier = shared.withLock { $0.forward?.earlierRunsThrough ?? 0 }
-            let messages = batch.actions.filter { publishes($0, pattern) }.map { message($0, earlierRunsThrough: earlier, subjects: &subjects) }
+            let messages = batch.actions.filter { publishes(type: $0.type, source: $0.source, pattern) }.map { encoder.message($0, isResend: $0.id <= earlier) }
             let reports = shared.withLock { shared -> [BridgeReport] in
-                guard var forward = shared.forward else { return [] }
+                guard var forward = shared.forward.take() else { return [] }
                 if let missing = batch.missing { forward.progress.passed(through: missing.upperBound) }
                 var reports: [BridgeReport] = []
                 var effects = BridgeMachine.Effects()

@@ -18,6 +18,11 @@ import Synchronization
 /// - `bus.control-throughput`: four clients dispatch pipelined (64 requests in flight each)
 ///   while a watcher receives every action; the figure is actions the watcher received per
 ///   second. Baseline: the same clients pipelining the same lines through the echo server.
+///   The default configuration's journal flushes on an interval (`fsync: interval`) and its
+///   logger writes every action as a text line (to /dev/null here).
+/// - `bus.control-throughput.no-logger`: the same on the default configuration without its
+///   logger, so the control path, store and journal are measured without the cost of
+///   formatting and writing a line per action, which a busy bus would not log.
 /// - `bus.rss-idle`: the bus's resident memory after start-up with the default configuration.
 ///   Baseline: an idle `switchyard tail` process, the floor of the same executable.
 /// - `bus.rss-1m`: the bus's resident memory after a further 1,000,000 actions; each repetition
@@ -33,6 +38,8 @@ func busBenchmarks() -> [BenchmarkCase] {
                       measure: { await session.latency().p99 }, baseline: { await session.echoLatency().p99 }),
         BenchmarkCase(name: "bus.control-throughput", unit: "actions/s",
                       measure: { await session.throughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) }),
+        BenchmarkCase(name: "bus.control-throughput.no-logger", unit: "actions/s",
+                      measure: { await session.quietThroughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) }),
         BenchmarkCase(name: "bus.rss-idle", unit: "MB", higherIsBetter: false, target: 30,
                       measure: { await session.idleResident() }, baseline: { await session.clientResident() }),
         BenchmarkCase(name: "bus.rss-1m", unit: "MB", higherIsBetter: false, target: 30,
@@ -58,13 +65,14 @@ private func stopStartedBusesAtExit() {
 private final class BusBenchSession: Sendable {
     private let latencyBus = Mutex<BenchBus?>(nil)
     private let loadedBus = Mutex<BenchBus?>(nil)
+    private let quietBus = Mutex<BenchBus?>(nil)
     private let echo = Mutex<EchoServer?>(nil)
     private let samples = 20_000
 
-    private func bus(_ slot: borrowing Mutex<BenchBus?>) -> BenchBus {
+    private func bus(_ slot: borrowing Mutex<BenchBus?>, configuration: Data? = nil) -> BenchBus {
         slot.withLock { bus in
             if let bus { return bus }
-            let started = BenchBus.start()
+            let started = BenchBus.start(configuration: configuration)
             bus = started
             return started
         }
@@ -91,6 +99,11 @@ private final class BusBenchSession: Sendable {
 
     func throughput(actions: Int) async -> Double {
         let bus = bus(latencyBus)
+        return await onThread { bus.measureThroughput(actions: actions, clients: 4) }
+    }
+
+    func quietThroughput(actions: Int) async -> Double {
+        let bus = bus(quietBus, configuration: BenchBus.defaultConfigurationWithoutLogger())
         return await onThread { bus.measureThroughput(actions: actions, clients: 4) }
     }
 
@@ -220,6 +233,17 @@ final class BenchBus: Sendable {
              "plugins": [{"name": "clock", "kind": "timer", "interval": 1, "type": "clock/tick"},
                          {"name": "log", "kind": "logger", "format": "text", "actions": "*"}]}
             """.utf8)
+    }
+
+    /// `Config/default.json` without its logger plugins; `nil` (the default configuration) when
+    /// it cannot be read.
+    static func defaultConfigurationWithoutLogger() -> Data? {
+        guard let data = FileManager.default.contents(atPath: "Config/default.json"),
+              var document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let plugins = document["plugins"] as? [[String: Any]]
+        else { return nil }
+        document["plugins"] = plugins.filter { $0["kind"] as? String != "logger" }
+        return try? JSONSerialization.data(withJSONObject: document)
     }
 
     var residentMB: Double { residentMegabytes(of: process.processIdentifier) }

@@ -159,19 +159,29 @@ final class NATSBenchServer: Sendable {
 }
 
 /// The baseline: a plain client on blocking sockets, on threads of its own. One connection
-/// with echo on subscribes to `bench.raw` and reads back what it publishes there.
+/// with echo on subscribes to ``RawNATS/rawSubject`` and reads back what it publishes there.
 enum RawNATS {
+    ///
+    /// It sends what the bridge sends, so both move the same bytes through the same server
+    /// work: `HPUB` to the subject the bridge uses, with the bridge's three headers (a message
+    /// id that changes with each message, the origin, the source) and the same JSON payload.
+    /// The messages are encoded before the clock starts and written 100 to a `write`.
     static func throughput(count: Int) async -> Double {
         await onThread { session in
             var payload: [UInt8] = []
             fixPayload.serialize(into: &payload)
-            let message = Array("PUB bench.raw \(payload.count)\r\n".utf8) + payload + [13, 10]
-            let chunk = Array((0..<100).map { _ in message }.joined())
+            let chunks = (0..<(count / 100)).map { chunk in
+                (0..<100).flatMap { index in
+                    let headers = "NATS/1.0\r\nNats-Msg-Id: bench-a-\(chunk * 100 + index + 1)\r\nSwitchyard-Origin: bench-a\r\nSwitchyard-Source: bench\r\n\r\n"
+                    let size = headers.utf8.count
+                    return Array("HPUB \(rawSubject) \(size) \(size + payload.count)\r\n\(headers)".utf8) + payload + [13, 10]
+                }
+            }
             let descriptor = session.descriptor
             let clock = ContinuousClock()
             let start = clock.now
             let writer = Thread {
-                for _ in 0..<(count / 100) { RawNATS.write(chunk, to: descriptor) }
+                for chunk in chunks { RawNATS.write(chunk, to: descriptor) }
             }
             writer.start()
             for _ in 0..<count where !session.readMessage() { return 0 }
@@ -181,8 +191,9 @@ enum RawNATS {
     }
 
     /// The baseline of `nats.forward.jetstream`: a plain JetStream publisher with the same
-    /// acknowledgements as the bridge — `HPUB` with a `Nats-Msg-Id` and a reply inbox, at
-    /// most `window` unacknowledged — timed until the server acknowledged all `count`.
+    /// acknowledgements and message size as the bridge — `HPUB` with the bridge's headers
+    /// (`Nats-Msg-Id` and the two Switchyard ones), the same payload and a reply inbox, at most
+    /// `window` unacknowledged — timed until the server acknowledged all `count`.
     static func jetStreamThroughput(count: Int, window: Int) async -> Double {
         await onThread { session in
             session.write(Array("SUB _INBOX.raw.* 2\r\n".utf8))
@@ -199,7 +210,8 @@ enum RawNATS {
             while acknowledged < count {
                 while sent < count, sent - acknowledged < window {
                     sent += 1
-                    let headers = "NATS/1.0\r\nNats-Msg-Id: raw-\(sent)\r\n\r\n"
+                    // The bridge's header block, byte for byte, so both store messages of one size.
+                    let headers = "NATS/1.0\r\nNats-Msg-Id: bench-a-\(sent)\r\nSwitchyard-Origin: bench-a\r\nSwitchyard-Source: bench\r\n\r\n"
                     output += Array("HPUB raw.bench _INBOX.raw.\(sent) \(headers.utf8.count) \(headers.utf8.count + payload.count)\r\n\(headers)".utf8)
                     output += payload
                     output += [13, 10]
@@ -229,11 +241,14 @@ enum RawNATS {
         session.write(Array("SUB _INBOX.info 3\r\nPING\r\n".utf8))
     }
 
+    /// The subject the bridge publishes `bench/tick` to, which the baseline session reads.
+    static let rawSubject = "switchyard.bench.tick"
+
     static func latency(samples: Int, quantile: Double) async -> Double {
         await onThread { session in
             var payload: [UInt8] = []
             fixPayload.serialize(into: &payload)
-            let message = Array("PUB bench.raw \(payload.count)\r\n".utf8) + payload + [13, 10]
+            let message = Array("PUB \(rawSubject) \(payload.count)\r\n".utf8) + payload + [13, 10]
             let clock = ContinuousClock()
             var latencies: [Duration] = []
             for _ in 0..<samples {
@@ -313,8 +328,8 @@ final class RawSession {
         guard let descriptor = RawNATS.connect(port: port) else { return nil }
         self.descriptor = descriptor
         // Headers announced: the JetStream baseline publishes with HPUB, which the server refuses otherwise.
-        write(Array("CONNECT {\"verbose\":false,\"echo\":true,\"headers\":true}\r\nSUB bench.raw 1\r\nPING\r\n".utf8))
-        while let line = readLine(), line != "PONG" {}
+        write(Array("CONNECT {\"verbose\":false,\"echo\":true,\"headers\":true}\r\nSUB \(RawNATS.rawSubject) 1\r\nPING\r\n".utf8))
+        while let line = readLine(), !buffer[line].elementsEqual("PONG".utf8) {}
     }
 
     func write(_ bytes: [UInt8]) {
@@ -322,10 +337,13 @@ final class RawSession {
     }
 
     /// Reads up to the next message and skips its payload; `false` when the connection ended.
+    ///
+    /// Lines are read as bytes, as a real client does: making a string of each line and
+    /// splitting it was this reader's largest cost, and held the baseline below what the
+    /// server can carry.
     func readMessage() -> Bool {
         while let line = readLine() {
-            if line == "PING" { write(Array("PONG\r\n".utf8)) }
-            guard line.hasPrefix("MSG "), let size = line.split(separator: " ").last.flatMap({ Int($0) }) else { continue }
+            guard let size = messageSize(line) else { continue }
             guard fill(size + 2) else { return false }
             start += size + 2
             return true
@@ -336,24 +354,46 @@ final class RawSession {
     /// Reads up to the next message and returns its payload; `nil` when the connection ended.
     func readPayload() -> [UInt8]? {
         while let line = readLine() {
-            if line == "PING" { write(Array("PONG\r\n".utf8)) }
-            guard line.hasPrefix("MSG ") || line.hasPrefix("HMSG "), let size = line.split(separator: " ").last.flatMap({ Int($0) }) else { continue }
+            guard let size = messageSize(line) else { continue }
+            let hasHeaders = buffer[line].starts(with: "HMSG ".utf8)
             guard fill(size + 2) else { return nil }
             let payload = Array(buffer[start..<(start + size)])
             start += size + 2
-            return line.hasPrefix("HMSG ") ? nil : payload
+            return hasHeaders ? nil : payload
         }
         return nil
     }
 
-    private func readLine() -> String? {
+    /// The size at the end of a `MSG` or `HMSG` line; `nil` for another line (a `PING` is
+    /// answered).
+    private func messageSize(_ line: Range<Int>) -> Int? {
+        let text = buffer[line]
+        if text.elementsEqual("PING".utf8) { write(Array("PONG\r\n".utf8)) }
+        guard text.starts(with: "MSG ".utf8) || text.starts(with: "HMSG ".utf8) else { return nil }
+        var size = 0
+        var digit = line.upperBound
+        var scale = 1
+        while digit > line.lowerBound, case let byte = buffer[digit - 1], byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            size += Int(byte - UInt8(ascii: "0")) * scale
+            scale *= 10
+            digit -= 1
+        }
+        return digit < line.upperBound ? size : nil
+    }
+
+    /// The next line without its line break, as a range of ``buffer``; `nil` at the end.
+    private func readLine() -> Range<Int>? {
+        var scanned = start
         while true {
-            if let newline = buffer[start...].firstIndex(of: 10) {
-                let line = String(decoding: buffer[start..<newline].filter { $0 != 13 }, as: UTF8.self)
+            if let newline = buffer[scanned...].firstIndex(of: 10) {
+                let line = start..<(newline > start && buffer[newline - 1] == 13 ? newline - 1 : newline)
                 start = newline + 1
                 return line
             }
+            scanned = buffer.count
+            let offset = scanned - start
             guard fill(buffer.count - start + 1) else { return nil }
+            scanned = start + offset
         }
     }
 

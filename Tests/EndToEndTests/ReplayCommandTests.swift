@@ -256,6 +256,37 @@ struct ReplayInputTests {
         #expect(copy.compactMap { $0["type"] as? String } == ["note/n", "note/n", "note/n"])
     }
 
+    /// Step by step at a terminal (stdin a pseudo-terminal): nothing is replayed before the
+    /// first Enter, each Enter replays exactly one action and no more, and Ctrl-D stops the
+    /// replay after the actions let through.
+    @Test func stepByEnterAtATerminal() async throws {
+        let directory = try await fixture()
+        let terminal = try PseudoTerminal()
+        let process = try SwitchyardProcess(["replay", "data", "--config", "config.json", "--step", "--data-dir", "stepped"],
+                                            directory: directory.url, input: terminal.terminal)
+        #expect(await process.wait(until: { $0.stderr.contains("step: #1 note/n from control") }), "\(process.stderr)")
+        let socket = directory.url.appendingPathComponent("stepped/control.sock").path
+        let client = try await onThread { try LineClient(path: socket) }
+        func reduced() async throws -> Int? {
+            let reply = object(try await onThread { try client.request(#"{"op":"stats"}"#) })
+            return (reply["stats"] as? [String: Any])?["actions"] as? Int
+        }
+        // Waiting for the first Enter: the bus has reduced nothing.
+        #expect(try await reduced() == 0)
+        for step in 1...2 {
+            terminal.type("\n")
+            #expect(await process.wait(until: { $0.stderr.contains("step: #\(step + 1) note/n") }), "\(process.stderr)")
+            // The next action waits for the next Enter: exactly one more was reduced.
+            #expect(try await reduced() == step)
+            #expect(!process.stderr.contains("step: #\(step + 2) "), "\(process.stderr)")
+        }
+        terminal.type("\u{4}")
+        #expect(await process.exitStatus() == 0, "\(process.stderr)")
+        #expect(process.stdout.contains("replayed 2 of 3 actions as ids 1-2"), "\(process.stdout)")
+        let copy = try await journal("stepped", in: directory)
+        #expect(copy.compactMap { $0["type"] as? String } == ["note/n", "note/n"])
+    }
+
     /// A `step` request to a bus that is not a step-by-step replay is refused with `not-stepping`, and the connection stays open.
     @Test func stepOnAnOrdinaryBusIsRefused() async throws {
         let bus = try await RunningBus.start()

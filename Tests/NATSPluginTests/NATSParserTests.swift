@@ -158,3 +158,38 @@ struct NATSHeadersTests {
         #expect(NATSCredentials.token("t0ken").description == "a token")
     }
 }
+
+/// Strings reused while they repeat.
+struct NATSParserReuseTests {
+    /// Messages that repeat their subject, sid and most headers but differ in one value each
+    /// are read with their own values: a reused string is never a stale one.
+    @Test func repeatedLinesKeepTheirOwnValues() throws {
+        var stream = ""
+        for (index, subject) in ["switchyard.a.b", "switchyard.a.b", "switchyard.a.c", "switchyard.a.b"].enumerated() {
+            let headers = "NATS/1.0\r\nNats-Msg-Id: bus-\(index)\r\nSwitchyard-Origin: bus\r\n\r\n"
+            stream += "HMSG \(subject) \(index % 2 + 2) \(headers.utf8.count) \(headers.utf8.count + 2)\r\n\(headers){}\r\n"
+        }
+        var parser = NATSParser()
+        let messages = try parser.parse(Array(stream.utf8)).compactMap { operation -> NATSMessage? in
+            if case .message(let message) = operation { return message }
+            return nil
+        }
+        #expect(messages.map(\.subject) == ["switchyard.a.b", "switchyard.a.b", "switchyard.a.c", "switchyard.a.b"])
+        #expect(messages.map(\.sid) == ["2", "3", "2", "3"])
+        #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == ["bus-0", "bus-1", "bus-2", "bus-3"])
+        #expect(messages.allSatisfy { $0.headers?["Switchyard-Origin"] == "bus" && $0.payload == Array("{}".utf8) })
+    }
+
+    /// The header block built as bytes for a publish is the one the headers type encodes,
+    /// line breaks in values included.
+    @Test func headerBlockMatchesEncodedHeaders() {
+        let block = OutgoingMessage.headerBlock(id: 1_234_567, origin: "bus-a", source: "evil\r\nX: 1")
+        let encoded = NATSHeaders([
+            .init("Nats-Msg-Id", "bus-a-1234567"), .init("Switchyard-Origin", "bus-a"), .init("Switchyard-Source", "evil\r\nX: 1"),
+        ]).encoded
+        #expect(block == encoded)
+        #expect(OutgoingMessage.headerBlock(id: 0, origin: "o", source: "s") == NATSHeaders([
+            .init("Nats-Msg-Id", "o-0"), .init("Switchyard-Origin", "o"), .init("Switchyard-Source", "s"),
+        ]).encoded)
+    }
+}

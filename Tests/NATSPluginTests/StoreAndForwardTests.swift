@@ -93,6 +93,11 @@ struct StoreAndForwardTests {
         await b.wait("bus-b to receive what the journal kept", timeout: .seconds(60)) {
             $0.numbers("demo/n", source: "nats:bus-a").count >= keptNumbers.count
         }
+        // The report goes into bus-a's inbox before what follows the gap is published, but bus-a
+        // prints it on its own time: under load bus-b can have everything first.
+        await again.wait("bus-a to report the retention gap", timeout: .seconds(60)) {
+            $0.actions("fleet/failed").contains { $0.payload["kind"] == "retention" }
+        }
         let failures = again.actions("fleet/failed").filter { $0.payload["kind"] == "retention" }
         #expect(failures.count == 1)
         #expect(failures.first?.payload["from"]?.intValue == Int(lost.lowerBound))

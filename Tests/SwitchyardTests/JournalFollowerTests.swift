@@ -13,6 +13,40 @@ struct JournalFollowerTests {
                                  settings: JournalSettings(fsync: .never, snapshotEvery: snapshotEvery))
     }
 
+    /// Reading actions as journaled gives each action's id, type and source and its payload as
+    /// the JSON text `serialize` writes, whatever the payload holds (nesting, escapes, brackets
+    /// in strings); reads of one action at a time find what one large read finds.
+    @Test func readsActionsAsJournaled() throws {
+        let directory = try JournalTestDirectory()
+        let writer = try writer(directory, snapshotEvery: 4)
+        let payloads: [JSON] = [
+            .null, 7, "text with \"quotes\", {braces} and [brackets]\n", ["a": [1, 2.5, ["b": "}"]], "c": true],
+            [], [:], -0.25, ["nested": ["deeper": ["deepest": "x\\y"]]], false, "",
+        ]
+        let actions = payloads.enumerated().map { index, payload in
+            journaled(UInt64(index + 1), index % 2 == 0 ? "test/n" : "other/kind-2", payload: payload, source: index == 3 ? "a \"quoted\" source" : "plugin")
+        }
+        try writer.append(actions)
+        var whole = JournalFollower(dataDirectory: directory.path, after: 0)
+        let all = try whole.readJournaled(limit: 100)
+        #expect(all.reachedEnd && all.missing == nil)
+        var single = JournalFollower(dataDirectory: directory.path, after: 0)
+        var oneByOne: [JournaledAction] = []
+        while true {
+            let batch = try single.readJournaled(limit: 1)
+            oneByOne += batch.actions
+            if batch.actions.isEmpty { break }
+        }
+        #expect(oneByOne == all.actions)
+        #expect(all.actions.map(\.id) == actions.map(\.id))
+        for (read, action) in zip(all.actions, actions) {
+            var payload: [UInt8] = []
+            action.payload.serialize(into: &payload)
+            #expect(read.type == action.type && read.source == action.source, "\(read)")
+            #expect(read.payload == payload, "\(String(decoding: read.payload, as: UTF8.self))")
+        }
+    }
+
     /// Reads continue where the last stopped, in limits, across segment rotations, and see later appends.
     @Test func followsAcrossSegmentsAndAppends() throws {
         let directory = try JournalTestDirectory()

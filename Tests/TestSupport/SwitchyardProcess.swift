@@ -30,8 +30,10 @@ public final class SwitchyardProcess: Sendable {
     private let process = Process()
     private let output = CapturedOutput()
 
-    /// Starts `switchyard` with `arguments` in `directory` (default: the package root).
-    public init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:]) throws {
+    /// Starts `switchyard` with `arguments` in `directory` (default: the package root); stdin
+    /// is `input` (such as a ``PseudoTerminal``'s terminal side), or /dev/null.
+    public init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:],
+                input: FileHandle? = nil) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -40,7 +42,7 @@ public final class SwitchyardProcess: Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         // A thread per pipe reads to end of file, so every byte the child wrote is collected
         // before `exitStatus` returns, however much it wrote just before exiting.
         for (pipe, toErrors) in [(stdout, false), (stderr, true)] {

@@ -51,3 +51,15 @@ extension BridgeMachine {
         var settled: [UInt64] = []
     }
 }
+
+extension BridgeMachine.Effects {
+    /// Adds `other`'s effects after these, as if both inputs had been one.
+    mutating func absorb(_ other: Self) {
+        bytes += other.bytes
+        deliveries += other.deliveries
+        reports += other.reports
+        close = close ?? other.close
+        becameReady = becameReady || other.becameReady
+        settled += other.settled
+    }
+}

@@ -23,6 +23,8 @@ struct BridgeMachine: Sendable {
     private var pulls: PullRequests
     private var setup: JetStreamSetup?
     private var inbox: String?
+    /// `<inbox>.`, as text and as bytes: built once per connection, not per publish and acknowledgement.
+    private var inboxPrefix: (text: String, bytes: [UInt8])?
     private var requests: UInt64 = 0
     private var maxPayload = NATSServerInfo.defaultMaxPayload
     private var dispatching = false
@@ -56,6 +58,7 @@ struct BridgeMachine: Sendable {
         var effects = Effects()
         self.maxPayload = maxPayload
         self.inbox = inbox
+        inboxPrefix = (inbox + ".", Array((inbox + ".").utf8))
         switch configuration.mode {
         case .core:
             for (offset, pattern) in configuration.subscriptions.enumerated() {
@@ -85,6 +88,7 @@ struct BridgeMachine: Sendable {
         pulls.reset()
         setup = nil
         inbox = nil
+        inboxPrefix = nil
         dispatching = false
     }
 
@@ -115,6 +119,12 @@ struct BridgeMachine: Sendable {
             if configuration.mode == .jetstream { effects.settled.append(message.actionID) }
             return effects
         }
+        if configuration.mode == .core, outbox.passesStraightThrough {
+            // Nothing waits and nothing is acknowledged: the outbox would hand it straight back.
+            message.encode(replyTo: nil, into: &effects.bytes)
+            publishedCount += 1
+            return effects
+        }
         let admission = outbox.submit(message, now: now)
         if admission.startsOverflow { effects.reports.append(.overflow(dropped: outbox.droppedCount)) }
         send(admission.send, now: now, effects: &effects)
@@ -137,7 +147,11 @@ struct BridgeMachine: Sendable {
                 message.encode(replyTo: nil, into: &effects.bytes)
                 publishedCount += 1
             case .jetstream:
-                message.encode(replyTo: inbox.map { "\($0).\(message.actionID)" }, into: &effects.bytes)
+                if let inboxPrefix {
+                    message.encode(replyPrefix: inboxPrefix.bytes, into: &effects.bytes)
+                } else {
+                    message.encode(replyTo: nil, into: &effects.bytes)
+                }
             }
         }
     }
@@ -156,7 +170,7 @@ struct BridgeMachine: Sendable {
         case .core:
             if message.sid != Self.inboxSID { deliver(message, ackSubject: nil, effects: &effects) }
         case .jetstream:
-            guard message.sid == Self.inboxSID, let inbox else { break }
+            guard message.sid == Self.inboxSID, let inboxPrefix else { break }
             if let reply = message.replyTo, reply.hasPrefix("$JS.ACK.") {
                 pulls.delivered()
                 if configuration.consumer?.filterSubject == nil,
@@ -167,8 +181,8 @@ struct BridgeMachine: Sendable {
                     deliver(message, ackSubject: reply, effects: &effects)
                 }
                 pullIfIdle(now: now, effects: &effects)
-            } else if message.subject.hasPrefix(inbox + ".") {
-                let token = String(message.subject.dropFirst(inbox.count + 1))
+            } else if message.subject.hasPrefix(inboxPrefix.text) {
+                let token = String(message.subject.utf8.dropFirst(inboxPrefix.bytes.count)) ?? ""
                 reply(token: token, message: message, now: now, effects: &effects)
             }
         }
@@ -202,7 +216,7 @@ struct BridgeMachine: Sendable {
             }
             pullIfIdle(now: now, effects: &effects)
         } else if let id = UInt64(token) {
-            acknowledgement(id, reply: JetStreamReply(message), now: now, effects: &effects)
+            acknowledgement(id, reply: JetStreamReply(acknowledgement: message), now: now, effects: &effects)
         }
     }
 

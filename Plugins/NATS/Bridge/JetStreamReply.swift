@@ -31,6 +31,79 @@ enum JetStreamReply: Sendable, Hashable {
             self = .success(json)
         }
     }
+
+    /// Reads the reply to a publish. A plain acknowledgement — `{"stream":"NAME","seq":N}`,
+    /// with `,"duplicate":true` before the brace when the stream already held the message id,
+    /// spaces allowed after commas and colons (servers before 2.10 write them) — is
+    /// recognised from its bytes without building a JSON tree, one shared value per outcome,
+    /// since it arrives once per action; any other reply (an error, a domain, more members)
+    /// is read in full as ``init(_:)`` reads it.
+    init(acknowledgement message: NATSMessage) {
+        if message.headers == nil, let duplicate = Self.plainAcknowledgement(message.payload) {
+            self = .success(duplicate ? Self.duplicateAcknowledgement : Self.storedAcknowledgement)
+        } else {
+            self.init(message)
+        }
+    }
+
+    private static let storedAcknowledgement: JSON = ["stored": true]
+    private static let duplicateAcknowledgement: JSON = ["duplicate": true]
+
+    /// Whether `payload` is a plain acknowledgement of a duplicate (`true`) or of a newly
+    /// stored message (`false`); `nil` when it is anything else.
+    static func plainAcknowledgement(_ payload: [UInt8]) -> Bool? {
+        payload.withUnsafeBufferPointer { bytes -> Bool? in
+            var scanner = AcknowledgementScanner(bytes: bytes)
+            guard scanner.take(#"{"stream":"#), scanner.streamName(),
+                  scanner.take(","), scanner.take(#""seq":"#), scanner.digits()
+            else { return nil }
+            if scanner.take("}") { return scanner.atEnd ? false : nil }
+            guard scanner.take(","), scanner.take(#""duplicate":"#), scanner.take("true"), scanner.take("}"), scanner.atEnd else { return nil }
+            return true
+        }
+    }
+
+    /// Walks a plain acknowledgement; each step skips the spaces after it.
+    private struct AcknowledgementScanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        var atEnd: Bool { index == bytes.count }
+
+        /// Takes `text` (ASCII), then spaces.
+        mutating func take(_ text: String) -> Bool {
+            for byte in text.utf8 {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+            }
+            skipSpaces()
+            return true
+        }
+
+        /// Takes a quoted stream name (no quote, backslash or control character in it).
+        mutating func streamName() -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
+            let start = index + 1
+            index = start
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), index > start else { return false }
+            index += 1
+            skipSpaces()
+            return true
+        }
+
+        /// Takes a decimal number.
+        mutating func digits() -> Bool {
+            let start = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            skipSpaces()
+            return index > start
+        }
+
+        private mutating func skipSpaces() {
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        }
+    }
 }
 
 /// An error the JetStream API reported.

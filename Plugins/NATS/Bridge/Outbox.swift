@@ -51,6 +51,9 @@ struct Outbox: Sendable {
     var count: Int { waitingCount + unacknowledged.count }
     /// Actions waiting to be sent.
     var waitingCount: Int { waiting.count - head }
+    /// Whether a submitted action would be handed back to send at once, alone: open, nothing
+    /// waiting, no acknowledgements to count.
+    var passesStraightThrough: Bool { isOpen && window == nil && head == waiting.count }
     /// Actions sent and not yet acknowledged.
     var unacknowledgedCount: Int { unacknowledged.count }
 

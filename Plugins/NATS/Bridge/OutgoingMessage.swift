@@ -42,14 +42,29 @@ struct OutgoingMessage: Sendable, Hashable {
         actionID = action.id
         type = action.type
         self.subject = subject
-        headers = NATSHeaders([
-            .init(Header.messageID, "\(origin)-\(action.id)"),
-            .init(Header.origin, origin),
-            .init(Header.source, action.source),
-        ]).encoded
+        headers = Self.headerBlock(id: action.id, origin: origin, source: action.source)
         var body: [UInt8] = []
+        body.reserveCapacity(128)
         action.payload.serialize(into: &body)
         payload = body
+    }
+
+    /// The header block ``NATSHeaders/encoded`` writes for these three fields, built as bytes
+    /// directly: it is made once per action, and the string interpolation it replaces was the
+    /// publishing side's largest cost after the payload's JSON.
+    static func headerBlock(id: UInt64, origin: String, source: String) -> [UInt8] {
+        var block: [UInt8] = []
+        block.reserveCapacity(80 + 2 * origin.utf8.count + source.utf8.count)
+        block.append(contentsOf: "NATS/1.0\r\n\(Header.messageID): ".utf8)
+        NATSHeaders.appendSingleLine(origin, to: &block)
+        block.append(UInt8(ascii: "-"))
+        NATSCommand.appendDecimal(Int(id), to: &block)
+        block.append(contentsOf: "\r\n\(Header.origin): ".utf8)
+        NATSHeaders.appendSingleLine(origin, to: &block)
+        block.append(contentsOf: "\r\n\(Header.source): ".utf8)
+        NATSHeaders.appendSingleLine(source, to: &block)
+        block.append(contentsOf: "\r\n\r\n".utf8)
+        return block
     }
 
     /// The `HPUB` operation, with `replyTo` when a JetStream acknowledgement is wanted.

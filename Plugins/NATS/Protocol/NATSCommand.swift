@@ -48,17 +48,15 @@ enum NATSCommand {
         output.append(contentsOf: "UNSUB \(sid)\r\n".utf8)
     }
 
-    private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        guard value > 0 else {
-            output.append(UInt8(ascii: "0"))
-            return
+    /// Appends the decimal digits of a non-negative `value`, without a temporary array.
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = max(value, 0)
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
-        var digits: [UInt8] = []
-        var rest = value
-        while rest > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        output.append(contentsOf: digits.reversed())
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The header block of a NATS message: `NATS/1.0`, an optional status (`503`, `408 Request
 /// Timeout`), then `Name: value` lines.
 ///
@@ -41,15 +43,16 @@ struct NATSHeaders: Sendable, Hashable {
     }
 
     /// Reads a header block as a server sends it, the blank line that ends it included.
+    ///
+    /// Names and values equal to those of `previous` at the same position reuse its strings:
+    /// a stream of messages from one publisher repeats most of them, and reading this block
+    /// happens once per message.
     /// - Throws: ``NATSProtocolError`` when the version line is missing or a line has no colon.
-    init(parsing bytes: ArraySlice<UInt8>) throws(NATSProtocolError) {
+    init(parsing bytes: ArraySlice<UInt8>, reusing previous: NATSHeaders? = nil) throws(NATSProtocolError) {
         // Lines are split on bytes: in a Swift string "\r\n" is one character, and bytes are faster.
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
-            line.last == UInt8(ascii: "\r") ? line.dropLast() : line
-        }
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        let version = Array("NATS/1.0".utf8)
-        guard let first = lines.first, first.starts(with: version) else {
+        var rest = bytes
+        let version = "NATS/1.0".utf8
+        guard let first = Self.takeLine(&rest), first.starts(with: version) else {
             throw .malformedHeaders("the block does not start with NATS/1.0")
         }
         let statusText = Self.trimmed(first.dropFirst(version.count))
@@ -65,18 +68,47 @@ struct NATSHeaders: Sendable, Hashable {
             status = number
             statusDescription = String(decoding: Self.trimmed(statusText.dropFirst(code.count)), as: UTF8.self)
         }
+        let known = previous?.fields ?? []
         var fields: [Field] = []
-        fields.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() where !line.isEmpty {
+        fields.reserveCapacity(max(known.count, 4))
+        while let line = Self.takeLine(&rest) {
+            guard !line.isEmpty else { continue }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 let shown = String(decoding: line.prefix(NATSProtocolError.excerptLength), as: UTF8.self)
                 throw .malformedHeaders("the line \"\(shown)\" has no colon")
             }
             let name = Self.trimmed(line[..<colon])
             guard !name.isEmpty else { throw .malformedHeaders("a field has an empty name") }
-            fields.append(Field(String(decoding: name, as: UTF8.self), String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)))
+            let value = Self.trimmed(line[(colon + 1)...])
+            let same = fields.count < known.count ? known[fields.count] : nil
+            fields.append(Field(Self.text(name, reusing: same?.name), Self.text(value, reusing: same?.value)))
         }
         self.fields = fields
+    }
+
+    /// The next line of `rest` without its line break, or `nil` at the end.
+    private static func takeLine(_ rest: inout ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard !rest.isEmpty else { return nil }
+        let newline = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+        var line = rest[..<newline]
+        rest = rest[min(newline + 1, rest.endIndex)...]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return line
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>, reusing known: String?) -> String {
+        if let known, sameBytes(known.utf8, bytes) { return known }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `text` is `bytes`, compared in one `memcmp` when the string is contiguous.
+    static func sameBytes(_ text: String.UTF8View, _ bytes: ArraySlice<UInt8>) -> Bool {
+        guard text.count == bytes.count else { return false }
+        guard !bytes.isEmpty else { return true }
+        let compared = text.withContiguousStorageIfAvailable { known in
+            bytes.withUnsafeBufferPointer { new in memcmp(known.baseAddress!, new.baseAddress!, new.count) == 0 }
+        }
+        return compared ?? text.elementsEqual(bytes)
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -100,6 +132,17 @@ struct NATSHeaders: Sendable, Hashable {
         }
         text += "\r\n"
         return Array(text.utf8)
+    }
+
+    /// Appends `text` as ``encoded`` writes a name or value: line breaks become spaces.
+    static func appendSingleLine(_ text: String, to output: inout [UInt8]) {
+        guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
+            output.append(contentsOf: text.utf8)
+            return
+        }
+        for byte in text.utf8 {
+            output.append(byte == 13 || byte == 10 ? UInt8(ascii: " ") : byte)
+        }
     }
 
     private static func singleLine(_ text: String) -> String {

@@ -28,6 +28,9 @@ struct NATSParser {
     private var start = 0
     private var scanned = 0
     private var pending: PendingMessage?
+    private var subjects = RepeatedText()
+    private var sids = RepeatedText()
+    private var lastHeaders: NATSHeaders?
 
     /// Creates a parser with the given limits.
     init(maximumControlLine: Int = defaultMaximumControlLine, maximumMessageSize: Int = defaultMaximumMessageSize) {
@@ -93,8 +96,7 @@ struct NATSParser {
         guard let first = tokens.first else { return nil }
         let name = buffer[first]
         if Self.equals(name, "MSG") || Self.equals(name, "HMSG") {
-            let operation = Self.equals(name, "MSG") ? "MSG" : "HMSG"
-            pending = try messageHeader(operation, tokens: tokens.dropFirst().map { String(decoding: buffer[$0], as: UTF8.self) }, line: line)
+            pending = try messageHeader(Self.equals(name, "MSG") ? "MSG" : "HMSG", tokens: tokens.dropFirst(), line: line)
             return nil
         } else if Self.equals(name, "PING") {
             return .ping
@@ -112,20 +114,36 @@ struct NATSParser {
         throw .unknownOperation(text(line))
     }
 
-    private func messageHeader(_ name: String, tokens arguments: [String], line: Range<Int>) throws(NATSProtocolError) -> PendingMessage {
+    /// Reads the arguments of a `MSG` or `HMSG` line. Sizes are read from the bytes, and the
+    /// subject and sid strings are reused while they repeat, as they do in a steady stream:
+    /// this line is read once per message.
+    private mutating func messageHeader(_ name: String, tokens arguments: ArraySlice<Range<Int>>, line: Range<Int>) throws(NATSProtocolError) -> PendingMessage {
         let hasHeaders = name == "HMSG"
         let sizes = hasHeaders ? 2 : 1
         guard arguments.count == 2 + sizes || arguments.count == 3 + sizes else { throw .malformed(name, line: text(line)) }
-        let replyTo = arguments.count == 3 + sizes ? arguments[2] : nil
-        let sizeTexts = arguments.suffix(sizes)
-        guard let totalSize = sizeTexts.last.flatMap({ Int($0) }), totalSize >= 0 else { throw .malformed(name, line: text(line)) }
+        let first = arguments.startIndex
+        let replyTo = arguments.count == 3 + sizes ? text(arguments[first + 2]) : nil
+        guard let totalSize = Self.decimal(buffer[arguments[arguments.endIndex - 1]]) else { throw .malformed(name, line: text(line)) }
         var headerSize: Int?
         if hasHeaders {
-            guard let size = Int(sizeTexts.first ?? ""), size >= 0, size <= totalSize else { throw .malformed(name, line: text(line)) }
+            guard let size = Self.decimal(buffer[arguments[arguments.endIndex - 2]]), size <= totalSize else { throw .malformed(name, line: text(line)) }
             headerSize = size
         }
         guard totalSize <= maximumMessageSize else { throw .messageTooLarge(size: totalSize, limit: maximumMessageSize) }
-        return PendingMessage(subject: arguments[0], sid: arguments[1], replyTo: replyTo, headerSize: headerSize, totalSize: totalSize)
+        let subject = subjects.text(buffer[arguments[first]])
+        let sid = sids.text(buffer[arguments[first + 1]])
+        return PendingMessage(subject: subject, sid: sid, replyTo: replyTo, headerSize: headerSize, totalSize: totalSize)
+    }
+
+    /// A non-negative decimal of at most 18 digits; `nil` for anything else.
+    private static func decimal(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     private mutating func complete(_ message: PendingMessage) throws(NATSProtocolError) -> NATSMessage {
@@ -138,7 +156,8 @@ struct NATSParser {
         var payloadStart = start
         if let headerSize = message.headerSize {
             do {
-                headers = try NATSHeaders(parsing: buffer[start..<start + headerSize])
+                headers = try NATSHeaders(parsing: buffer[start..<start + headerSize], reusing: lastHeaders)
+                lastHeaders = headers
             } catch {
                 headerProblem = error
             }
@@ -179,5 +198,19 @@ struct NATSParser {
         }
         if let begin = tokenStart { tokens.append(begin..<line.endIndex) }
         return tokens
+    }
+}
+
+/// The last string read from some bytes, returned again while the same bytes come: a stream
+/// of messages repeats its subject and sid, and a string of more than 15 bytes costs an
+/// allocation to make.
+struct RepeatedText {
+    private var last = ""
+
+    /// The string of `slice`, the same instance as last time when the bytes are the same.
+    mutating func text(_ slice: ArraySlice<UInt8>) -> String {
+        if NATSHeaders.sameBytes(last.utf8, slice) { return last }
+        last = String(decoding: slice, as: UTF8.self)
+        return last
     }
 }

@@ -44,6 +44,10 @@ public enum ControlRequest: Sendable, Hashable {
     /// - Throws: ``ControlError`` with code `malformed-json`, `invalid-request`, `missing-field`,
     ///   `invalid-field`, `unknown-op` or `invalid-action`.
     public init(line: some Collection<UInt8>) throws(ControlError) {
+        if let action = line.withContiguousStorageIfAvailable({ Self.plainDispatch($0) }) ?? nil {
+            self = .dispatch(action)
+            return
+        }
         let value: JSON
         do {
             value = try JSON(parsingInput: line)

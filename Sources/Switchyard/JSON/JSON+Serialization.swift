@@ -69,6 +69,18 @@ enum JSONWriter {
     private static func writeObject(_ members: [String: JSON], into output: inout [UInt8], indent: Int?) {
         output.append(ASCII.openBrace)
         let inner = indent.map { $0 + 1 }
+        // Most payloads are small objects written several times per action (journal, watchers,
+        // logger): one member needs no sorted copy.
+        if members.count == 1, let member = members.first {
+            newline(into: &output, indent: inner)
+            writeString(member.key, into: &output)
+            output.append(ASCII.colon)
+            if indent != nil { output.append(ASCII.space) }
+            write(member.value, into: &output, indent: inner)
+            newline(into: &output, indent: indent)
+            output.append(ASCII.closeBrace)
+            return
+        }
         let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         for (position, member) in sorted.enumerated() {
             if position > 0 { output.append(ASCII.comma) }

@@ -11,7 +11,7 @@ struct JSONParser {
     var index = 0
     var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }

@@ -21,6 +21,9 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     @usableFromInline var nextSubscriberID = 0
     @usableFromInline var waits: [Int: ProducerWait] = [:]
     @usableFromInline var nextWaitID = 0
+    /// The send-order bookkeeping of subscribers linked by `withLatestFrom`, by subscriber id.
+    /// While it is empty (no link on this broadcast) sending and taking skip it with one check.
+    @usableFromInline var links: [Int: _SlotLink] = [:]
 
     @inlinable
     init(current: Element?) {
@@ -52,6 +55,9 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     @discardableResult
     mutating func send(_ element: Element, wakeups: inout _Wakeups) -> Bool {
         guard !isFinished else { return false }
+        if _slowPath(!links.isEmpty) {
+            return sendLinked(element, wakeups: &wakeups)
+        }
         return subscribers.withUnsafeMutableBufferPointer { slots in
             var buffered = true
             for index in slots.indices where !slots[index].offer(element, wakeups: &wakeups) {
@@ -67,6 +73,9 @@ struct _BroadcastState<Element: Sendable>: Sendable {
     @inlinable
     mutating func deliver(_ element: Element, wait: Int?, wakeups: inout _Wakeups) -> Int? {
         guard !isFinished else { return wait }
+        if _slowPath(!links.isEmpty) {
+            return deliverLinked(element, wait: wait, wakeups: &wakeups)
+        }
         let firstFull: Int? = subscribers.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices where !slots[index].offerUnlessFull(element, wakeups: &wakeups) {
                 return index
@@ -83,7 +92,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         let id = wait ?? beginWait()
         var queued = 0
         for index in firstFull..<subscribers.count where !subscribers[index].offerUnlessFull(element, wakeups: &wakeups) {
-            subscribers[index].pending.append(_PendingElement(element: element, wait: id, stamp: subscribers[index].pendingStamp()))
+            subscribers[index].pending.append(_PendingElement(element: element, wait: id, stamp: 0))
             queued += 1
         }
         waits[id, default: ProducerWait()].remaining += queued
@@ -156,9 +165,9 @@ struct _BroadcastState<Element: Sendable>: Sendable {
             return .ended
         }
         swap(&subscribers[index].buffer, &batch)
-        if _slowPath(subscribers[index].order != nil) {
+        if _slowPath(!links.isEmpty) {
             // A plain take of a linked slot (not `withLatestFrom`'s) keeps the stamps parallel.
-            subscribers[index].stamps.removeAll()
+            links[subscribers[index].id]?.stamps.removeAll()
         }
         if !subscribers[index].pending.isEmpty {
             admitPending(at: index, wakeups: &wakeups)
@@ -168,11 +177,13 @@ struct _BroadcastState<Element: Sendable>: Sendable {
 
     @inlinable
     mutating func admitPending(at index: Int, wakeups: inout _Wakeups) {
+        let id = subscribers[index].id
+        let isLinked = !links.isEmpty && links[id] != nil
         while subscribers[index].buffer.count < subscribers[index].capacity, !subscribers[index].pending.isEmpty {
             let pending = subscribers[index].pending.removeFirst()
             subscribers[index].buffer.append(pending.element)
-            if subscribers[index].order != nil {
-                subscribers[index].stamps.append(pending.stamp)
+            if isLinked {
+                links[id]?.stamps.append(pending.stamp)
             }
             settlePending(of: pending.wait, wakeups: &wakeups)
         }

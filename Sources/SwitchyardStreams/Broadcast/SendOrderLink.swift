@@ -62,17 +62,34 @@ struct _SlotOrder: Sendable {
     }
 }
 
+/// A linked subscriber's stamps, kept in ``_BroadcastState/links`` beside its slot: `stamps`
+/// runs parallel to the slot's `buffer` (its pending elements carry their own stamp).
+@usableFromInline
+struct _SlotLink: Sendable {
+    @usableFromInline let order: _SlotOrder
+    @usableFromInline var stamps: _FIFOBuffer<UInt64>
+
+    @usableFromInline
+    init(order: _SlotOrder, stamps: _FIFOBuffer<UInt64>) {
+        self.order = order
+        self.stamps = stamps
+    }
+}
+
 extension _SubscriberSlot {
     /// ``offer(_:wakeups:)`` and ``offerUnlessFull(_:wakeups:)`` for a linked slot: the same
     /// policy decisions for the primary, with a stamp per accepted element; the other never
-    /// waits and keeps one element per stamp. Kept out of line so the unlinked path of `send`
-    /// stays as small as before (and inlined into its callers).
+    /// waits and keeps one element per stamp.
     @inlinable
-    @inline(never)
-    mutating func offerOrdered(_ element: Element, canWait: Bool, wakeups: inout _Wakeups) -> Bool {
-        guard let order else { return true }
+    mutating func offerOrdered(
+        _ element: Element,
+        order: _SlotOrder,
+        stamps: inout _FIFOBuffer<UInt64>,
+        canWait: Bool,
+        wakeups: inout _Wakeups
+    ) -> Bool {
         guard order.role == .primary else {
-            appendLatest(element, link: order.link, wakeups: &wakeups)
+            appendLatest(element, link: order.link, stamps: &stamps, wakeups: &wakeups)
             return true
         }
         if buffer.count < capacity {
@@ -96,7 +113,7 @@ extension _SubscriberSlot {
     }
 
     @inlinable
-    mutating func appendLatest(_ element: Element, link: _SendOrderLink, wakeups: inout _Wakeups) {
+    mutating func appendLatest(_ element: Element, link: _SendOrderLink, stamps: inout _FIFOBuffer<UInt64>, wakeups: inout _Wakeups) {
         let stamp = link.read()
         if stamps.last == stamp {
             buffer.replaceLast(with: element)
@@ -110,27 +127,71 @@ extension _SubscriberSlot {
         append(element, wakeups: &wakeups)
         stamps.append(stamp)
     }
-
-    /// The stamp of an element queued as pending for this slot (0 when not linked).
-    @inlinable
-    func pendingStamp() -> UInt64 {
-        guard let order else { return 0 }
-        return order.role == .primary ? order.link.advance() : order.link.read()
-    }
 }
 
 extension _BroadcastState {
+    /// ``send(_:wakeups:)`` while some subscriber is linked. Out of line, so that the unlinked
+    /// loop stays as small as it was before links existed.
+    @usableFromInline
+    @inline(never)
+    mutating func sendLinked(_ element: Element, wakeups: inout _Wakeups) -> Bool {
+        var buffered = true
+        for index in subscribers.indices where !offer(element, at: index, canWait: false, wakeups: &wakeups) {
+            buffered = false
+        }
+        return buffered
+    }
+
+    /// ``deliver(_:wait:wakeups:)`` while some subscriber is linked: what cannot be buffered
+    /// is queued as pending, stamped now, so its place in send order is kept.
+    @usableFromInline
+    @inline(never)
+    mutating func deliverLinked(_ element: Element, wait: Int?, wakeups: inout _Wakeups) -> Int? {
+        var wait = wait
+        var queued = 0
+        for index in subscribers.indices where !offer(element, at: index, canWait: true, wakeups: &wakeups) {
+            let id = wait ?? beginWait()
+            wait = id
+            let stamp = pendingStamp(for: subscribers[index].id)
+            subscribers[index].pending.append(_PendingElement(element: element, wait: id, stamp: stamp))
+            queued += 1
+        }
+        if queued > 0, let wait {
+            waits[wait, default: ProducerWait()].remaining += queued
+        }
+        return wait
+    }
+
+    /// Offers `element` to the subscriber at `index`, linked or not (see ``_SubscriberSlot``).
+    @inlinable
+    mutating func offer(_ element: Element, at index: Int, canWait: Bool, wakeups: inout _Wakeups) -> Bool {
+        let id = subscribers[index].id
+        guard let order = links[id]?.order else {
+            return canWait
+                ? subscribers[index].offerUnlessFull(element, wakeups: &wakeups)
+                : subscribers[index].offer(element, wakeups: &wakeups)
+        }
+        return subscribers[index].offerOrdered(element, order: order, stamps: &links[id]!.stamps, canWait: canWait, wakeups: &wakeups)
+    }
+
+    /// The stamp of an element queued as pending for subscriber `id` (0 when not linked).
+    @inlinable
+    func pendingStamp(for id: Int) -> UInt64 {
+        guard let order = links[id]?.order else { return 0 }
+        return order.role == .primary ? order.link.advance() : order.link.read()
+    }
+
     /// Links subscriber `id` into a send-order pair; its buffered and pending elements count as
     /// sent before the link. Returns false when it is not registered (ended).
     @usableFromInline
     mutating func link(_ id: Int, _ order: _SlotOrder) -> Bool {
         guard let index = index(of: id) else { return false }
         let before: UInt64 = order.role == .primary ? 1 : 0
-        subscribers[index].order = order
-        subscribers[index].stamps = _FIFOBuffer()
+        var stamps = _FIFOBuffer<UInt64>()
         for _ in 0..<subscribers[index].buffer.count {
-            subscribers[index].stamps.append(before)
+            stamps.append(before)
         }
+        links[id] = _SlotLink(order: order, stamps: stamps)
         var pending = _FIFOBuffer<_PendingElement<Element>>()
         while let element = subscribers[index].pending.popFirst() {
             pending.append(_PendingElement(element: element.element, wait: element.wait, stamp: before))
@@ -142,9 +203,7 @@ extension _BroadcastState {
     /// Ends subscriber `id`'s part in a send-order pair.
     @usableFromInline
     mutating func unlink(_ id: Int) {
-        guard let index = index(of: id) else { return }
-        subscribers[index].order = nil
-        subscribers[index].stamps = _FIFOBuffer()
+        links[id] = nil
     }
 
     /// ``take(_:hint:into:wakeups:)`` for a linked slot, swapping the stamps into `stamps` too.
@@ -163,7 +222,9 @@ extension _BroadcastState {
             return .ended
         }
         swap(&subscribers[index].buffer, &batch)
-        swap(&subscribers[index].stamps, &stamps)
+        if links[id] != nil {
+            swap(&links[id]!.stamps, &stamps)
+        }
         if !subscribers[index].pending.isEmpty {
             admitPending(at: index, wakeups: &wakeups)
         }

@@ -44,6 +44,10 @@ struct _PendingElement<Element: Sendable>: Sendable {
 ///
 /// Invariant: `pending` is non-empty only while `buffer` is full, so taking from the buffer is the
 /// one place that admits pending elements, in the order they arrived.
+///
+/// A slot that `withLatestFrom` links by send order keeps its stamps in the state's `links`, not
+/// here: every `send` walks these slots, and it ran measurably slower with the link's fields and
+/// check in each of them.
 @usableFromInline
 struct _SubscriberSlot<Element: Sendable>: Sendable {
     @usableFromInline let id: Int
@@ -53,10 +57,6 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     @usableFromInline var buffer = _FIFOBuffer<Element>()
     @usableFromInline var pending = _FIFOBuffer<_PendingElement<Element>>()
     @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
-    /// Set while `withLatestFrom` pairs this subscriber with another by send order; `stamps`
-    /// then runs parallel to `buffer` (see ``_SendOrderLink``).
-    @usableFromInline var order: _SlotOrder?
-    @usableFromInline var stamps = _FIFOBuffer<UInt64>()
 
     @inlinable
     init(id: Int, bufferSize: Int, policy: OverflowPolicy, status: _SubscriberStatus) {
@@ -71,9 +71,6 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     /// - Returns: `false` when an element was dropped (and counted).
     @inlinable
     mutating func offer(_ element: Element, wakeups: inout _Wakeups) -> Bool {
-        if _slowPath(order != nil) {
-            return offerOrdered(element, canWait: false, wakeups: &wakeups)
-        }
         if _fastPath(buffer.count < capacity) {
             append(element, wakeups: &wakeups)
             return true
@@ -86,9 +83,6 @@ struct _SubscriberSlot<Element: Sendable>: Sendable {
     /// producer must queue it as pending instead (a full `.suspendProducer` buffer).
     @inlinable
     mutating func offerUnlessFull(_ element: Element, wakeups: inout _Wakeups) -> Bool {
-        if _slowPath(order != nil) {
-            return offerOrdered(element, canWait: true, wakeups: &wakeups)
-        }
         if _fastPath(buffer.count < capacity) {
             append(element, wakeups: &wakeups)
             return true

@@ -1,0 +1,121 @@
+import Switchyard
+
+/// Encodes the actions published from the journal with as little work per action as the
+/// message allows: the header block's fixed parts (the `NATS/1.0` line, the
+/// `Nats-Msg-Id: <origin>-` prefix, the `Switchyard-Origin` line) are built once, and each
+/// action type's subject and each source's header line are remembered, so an action costs
+/// its id's digits and its payload.
+///
+/// The bytes are exactly those of ``OutgoingMessage/init(action:origin:subject:)`` (the
+/// headers of ``NATSHeaders/encoded``), which a test checks.
+struct ForwardEncoder: Sendable {
+    /// `NATS/1.0\r\nNats-Msg-Id: <origin>-`.
+    private let idPrefix: [UInt8]
+    /// `\r\nSwitchyard-Origin: <origin>\r\nSwitchyard-Source: `.
+    private let originLine: [UInt8]
+    private let mapping: SubjectMapping
+    private var subjects: [String: String] = [:]
+    private var sources: [String: [UInt8]] = [:]
+    /// The most subjects and sources remembered: enough for any real bus, bounded for one
+    /// that makes up types.
+    private static let cacheLimit = 4096
+
+    /// An encoder for the bus `origin` publishing under `mapping`.
+    init(origin: String, mapping: SubjectMapping) {
+        self.mapping = mapping
+        let origin = Self.singleLine(origin)
+        idPrefix = Array("NATS/1.0\r\n\(OutgoingMessage.Header.messageID): \(origin)-".utf8)
+        originLine = Array("\r\n\(OutgoingMessage.Header.origin): \(origin)\r\n\(OutgoingMessage.Header.source): ".utf8)
+    }
+
+    /// The message for `action`, marked as a resend when an earlier run may have sent it.
+    mutating func message(_ action: BusAction, isResend: Bool) -> OutgoingMessage {
+        var payload: [UInt8] = []
+        action.payload.serialize(into: &payload)
+        return message(id: action.id, type: action.type, source: action.source, payload: payload, isResend: isResend)
+    }
+
+    /// The message for an action read from the journal, its payload the journaled text.
+    mutating func message(_ action: JournaledAction, isResend: Bool) -> OutgoingMessage {
+        message(id: action.id, type: action.type, source: action.source, payload: action.payload, isResend: isResend)
+    }
+
+    private mutating func message(id: UInt64, type: String, source: String, payload: [UInt8], isResend: Bool) -> OutgoingMessage {
+        let subject = subject(for: type)
+        let source = sourceLine(source)
+        var headers: [UInt8] = []
+        headers.reserveCapacity(idPrefix.count + 20 + originLine.count + source.count)
+        headers.append(contentsOf: idPrefix)
+        Self.appendDecimal(id, to: &headers)
+        headers.append(contentsOf: originLine)
+        headers.append(contentsOf: source)
+        return OutgoingMessage(actionID: id, type: type, subject: subject, headers: headers, payload: payload, isResend: isResend)
+    }
+
+    private mutating func subject(for type: String) -> String {
+        if let known = subjects[type] { return known }
+        let subject = mapping.subject(for: type)
+        if subjects.count < Self.cacheLimit { subjects[type] = subject }
+        return subject
+    }
+
+    /// `<source>\r\n\r\n`: the last field and the blank line ending the block.
+    private mutating func sourceLine(_ source: String) -> [UInt8] {
+        if let known = sources[source] { return known }
+        let line = Array("\(Self.singleLine(source))\r\n\r\n".utf8)
+        if sources.count < Self.cacheLimit { sources[source] = line }
+        return line
+    }
+
+    /// Line breaks become spaces, as ``NATSHeaders/encoded`` writes them.
+    private static func singleLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else { return text }
+        return String(decoding: text.utf8.map { $0 == 13 || $0 == 10 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    /// Appends `value` in decimal, without building a string.
+    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+        var digits: (UInt64, Int) = (1, 1)
+        while digits.0 <= value / 10 { digits = (digits.0 * 10, digits.1 + 1) }
+        var rest = value
+        var unit = digits.0
+        for _ in 0..<digits.1 {
+            output.append(UInt8(ascii: "0") + UInt8(rest / unit))
+            rest %= unit
+            unit /= 10
+        }
+    }
+}
+
+extension OutgoingMessage {
+    /// A message from parts already encoded.
+    init(actionID: UInt64, type: String, subject: String, headers: [UInt8], payload: [UInt8], isResend: Bool) {
+        self.actionID = actionID
+        self.type = type
+        self.subject = subject
+        self.headers = headers
+        self.payload = payload
+        self.isResend = isResend
+    }
+}
+
+extension OutgoingMessage {
+    /// The `HPUB` operation with the reply subject `<replyPrefix><actionID>` (a JetStream
+    /// acknowledgement inbox), built straight into `output`: the same bytes as
+    /// ``encode(replyTo:into:)`` without making the reply subject a string first.
+    func encode(replyPrefix: [UInt8], into output: inout [UInt8]) {
+        output.append(contentsOf: "HPUB ".utf8)
+        output.append(contentsOf: subject.utf8)
+        output.append(UInt8(ascii: " "))
+        output.append(contentsOf: replyPrefix)
+        ForwardEncoder.appendDecimal(actionID, to: &output)
+        output.append(UInt8(ascii: " "))
+        ForwardEncoder.appendDecimal(UInt64(headers.count), to: &output)
+        output.append(UInt8(ascii: " "))
+        ForwardEncoder.appendDecimal(UInt64(headers.count + payload.count), to: &output)
+        output.append(contentsOf: "\r\n".utf8)
+        output.append(contentsOf: headers)
+        output.append(contentsOf: payload)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+}

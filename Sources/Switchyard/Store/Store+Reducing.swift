@@ -53,17 +53,10 @@ extension Store {
     func reduce(_ entries: [StoreInbox<Action>.Entry]) -> ReducedBatch {
         var actions: [Action] = []
         actions.reserveCapacity(entries.count)
-        for entry in entries {
-            // An action a cancelled effect emitted: the cancellation came first, so it
-            // must not land (a stale result after the search that replaced it).
-            if let token = entry.token, token.isCancelled {
-                counters.countEffectOutputDiscarded()
-                continue
-            }
-            reducer(&state, entry.action)
-            actions.append(entry.action)
-            if hasMiddleware { runEffects(for: entry.action) }
-        }
+        // One access to `state` for the whole batch: `reducer(&state, …)` per action made the
+        // runtime check exclusive access to the actor's property twice per action (a thread-
+        // local lookup each), about a fifth of the CPU `store.dispatch` spent.
+        reduce(entries, state: &state, into: &actions)
         counters.countReduced(actions.count)
         let commit = actions.isEmpty ? nil : self.commit?(actions)
         return ReducedBatch(entries: entries, actions: actions, state: state, commit: commit)
@@ -87,10 +80,25 @@ extension Store {
         return batch.entries
     }
 
+    @inlinable
+    func reduce(_ entries: [StoreInbox<Action>.Entry], state: inout State, into actions: inout [Action]) {
+        for entry in entries {
+            // An action a cancelled effect emitted: the cancellation came first, so it
+            // must not land (a stale result after the search that replaced it).
+            if let token = entry.token, token.isCancelled {
+                counters.countEffectOutputDiscarded()
+                continue
+            }
+            reducer(&state, entry.action)
+            actions.append(entry.action)
+            if hasMiddleware { runEffects(for: entry.action, state: state) }
+        }
+    }
+
     /// Hands the action just reduced to every middleware, with the state after it; their
     /// cancellations take effect before the next action is reduced.
     @usableFromInline
-    func runEffects(for action: Action) {
+    func runEffects(for action: Action, state: State) {
         for (middleware, runner) in zip(middleware, runners) {
             runner.apply(middleware.effects(state, action))
         }

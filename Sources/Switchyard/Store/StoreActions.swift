@@ -72,10 +72,10 @@ public final class StoreActions<Action: Sendable>: AsyncSequence, Sendable {
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Action? {
             let consumer = self.consumer
-            if consumer.index < consumer.batch.count {
+            if consumer.index < consumer.current.endIndex {
                 if _fastPath(!consumer.status.isCancelled) {
                     defer { consumer.index += 1 }
-                    return consumer.batch[consumer.index]
+                    return consumer.current[consumer.index]
                 }
                 return nil
             }
@@ -112,13 +112,18 @@ final class ActionSubscriberStatus: Sendable {
     }
 }
 
-/// An iterator's batch, taken from the subscriber's buffer in one swap; a class so that an
+/// An iterator's batches, taken from the subscriber's buffer in one swap; a class so that an
 /// abandoned iterator returns what it did not consume and frees the subscription for the next.
+/// The batches are slices of the arrays the store reduced, shared with the other subscribers.
 @usableFromInline
 final class ActionConsumer<Action: Sendable> {
     @usableFromInline let subscription: StoreActions<Action>
     @usableFromInline let status: ActionSubscriberStatus
-    @usableFromInline var batch: [Action] = []
+    /// The slices taken in the last swap; `current` is `batches[next - 1]`.
+    @usableFromInline var batches: [ArraySlice<Action>] = []
+    @usableFromInline var next = 0
+    /// The slice being read, and the index of its next action.
+    @usableFromInline var current: ArraySlice<Action> = []
     @usableFromInline var index = 0
 
     init(subscription: StoreActions<Action>) {
@@ -127,8 +132,8 @@ final class ActionConsumer<Action: Sendable> {
     }
 
     deinit {
-        if index < batch.count {
-            subscription.fanout.putBack(batch[index...], for: subscription.id)
+        if index < current.endIndex || next < batches.count {
+            subscription.fanout.putBack([current[index...]] + batches[next...], for: subscription.id)
         }
         status.release()
     }
@@ -141,16 +146,26 @@ final class ActionConsumer<Action: Sendable> {
         let task = withUnsafeCurrentTask { $0?.hashValue }
         while true {
             if status.isCancelled || Task.isCancelled {
-                batch = []
+                batches = []
+                next = 0
+                current = []
                 index = 0
                 subscription.cancel()
                 return nil
             }
+            // Slices are never empty: each gives at least one action.
+            if next < batches.count {
+                current = batches[next]
+                next += 1
+                index = current.startIndex + 1
+                return current[current.startIndex]
+            }
+            current = []
             index = 0
-            switch fanout.take(id, into: &batch, task: task) {
+            next = 0
+            switch fanout.take(id, into: &batches, task: task) {
             case true?:
-                index = 1
-                return batch[0]
+                continue
             case false?:
                 await fanout.waitForActions(id, isolation: actor)
             case nil:

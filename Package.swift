@@ -82,7 +82,7 @@ let package = Package(
             dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin", "SwitchyardTesting"],
             exclude: ["Support/scripted_server.py"]
         ),
-        .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard"]),
+        .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard", "SwitchyardTesting"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
         .testTarget(name: "FuzzTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin"]),

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardIO
 
 extension NATSBridge {
     /// How one connection ended.
@@ -31,7 +32,7 @@ extension NATSBridge {
             reporter.failure(ending.kind, "\(endpoint): \(ending.reason)", details: ["url": .string(endpoint.description)], repeatable: false)
             reporter.status("disconnected", detail: ending.reason, payload: [
                 "url": .string(endpoint.description), "kind": .string(ending.kind), "reason": .string(ending.reason),
-                "retryIn": .number(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18),
+                "retryIn": .number(delay.secondsValue),
                 "counters": counters,
             ])
             do {

@@ -20,28 +20,9 @@ final class ManualTimeline: Sendable {
     private struct State {
         var now = ManualClock.Instant(offset: .zero)
         var delayWaiters: [UInt64: DelayWaiter] = [:]
-        var nextID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
-        /// Waits that have an ID but have not registered yet, and whether their task was
-        /// cancelled in that window.
-        var unregistered: [UInt64: Bool] = [:]
+        var waits = PendingWaits()
         var countWaiters: [UInt64: CountWaiter] = [:]
-
-        mutating func makeID() -> UInt64 {
-            nextID += 1
-            unregistered[nextID] = false
-            return nextID
-        }
-
-        /// Marks `id` registered and returns whether its task was cancelled before that.
-        mutating func register(_ id: UInt64) -> Bool {
-            unregistered.removeValue(forKey: id) ?? false
-        }
-
-        /// Remembers a cancellation that arrived before `id` registered.
-        mutating func cancelEarly(_ id: UInt64) {
-            if unregistered[id] != nil { unregistered[id] = true }
-        }
 
         /// Removes and returns the count waiters whose count is now met.
         mutating func satisfiedCountWaiters() -> [UnsafeContinuation<Void, Never>] {
@@ -81,11 +62,11 @@ final class ManualTimeline: Sendable {
 
     func sleep(until deadline: ManualClock.Instant) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLock { $0.waits.makeID() }
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let registration = state.withLock { state -> Registration in
-                    if state.register(id) { return Registration(outcome: .failure(CancellationError())) }
+                    if state.waits.register(id) { return Registration(outcome: .failure(CancellationError())) }
                     if deadline <= state.now { return Registration(outcome: .success(())) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     var registration = Registration(outcome: nil)
@@ -102,7 +83,7 @@ final class ManualTimeline: Sendable {
         } onCancel: {
             let (sleeper, waiters) = state.withLock { state -> (Sleeper?, [UnsafeContinuation<Void, Never>]) in
                 guard let sleeper = state.sleepers.removeValue(forKey: id) else {
-                    state.cancelEarly(id)
+                    state.waits.cancelEarly(id)
                     return (nil, [])
                 }
                 return (sleeper, state.satisfiedCountWaiters())
@@ -127,11 +108,11 @@ final class ManualTimeline: Sendable {
     }
 
     func waitForSleepers(count: Int) async {
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLock { $0.waits.makeID() }
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
-                    if state.register(id) || state.sleepers.count == count { return true }
+                    if state.waits.register(id) || state.sleepers.count == count { return true }
                     state.countWaiters[id] = CountWaiter(count: count, continuation: continuation)
                     return false
                 }
@@ -140,7 +121,7 @@ final class ManualTimeline: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> CountWaiter? in
                 guard let waiter = state.countWaiters.removeValue(forKey: id) else {
-                    state.cancelEarly(id)
+                    state.waits.cancelEarly(id)
                     return nil
                 }
                 return waiter
@@ -150,11 +131,11 @@ final class ManualTimeline: Sendable {
     }
 
     func waitForSleeper(where predicate: @escaping @Sendable (Duration) -> Bool) async -> Duration? {
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLock { $0.waits.makeID() }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Duration?, Never>) in
                 let found = state.withLock { state -> Duration?? in
-                    if state.register(id) { return .some(nil) }
+                    if state.waits.register(id) { return .some(nil) }
                     if let delay = state.delay(where: predicate) { return .some(delay) }
                     state.delayWaiters[id] = DelayWaiter(predicate: predicate, continuation: continuation)
                     return .none
@@ -164,7 +145,7 @@ final class ManualTimeline: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> DelayWaiter? in
                 guard let waiter = state.delayWaiters.removeValue(forKey: id) else {
-                    state.cancelEarly(id)
+                    state.waits.cancelEarly(id)
                     return nil
                 }
                 return waiter

@@ -23,9 +23,7 @@ final class TestBusRecording: Sendable {
         var snapshot = Snapshot(actions: [], logLines: [], isFinished: false)
         var received: Set<UInt64> = []
         var waiters: [UInt64: Waiter] = [:]
-        /// Waits that have an ID but have not registered yet, and whether they were given up.
-        var unregistered: [UInt64: Bool] = [:]
-        var nextID: UInt64 = 0
+        var waits = PendingWaits()
     }
 
     private let state = Mutex(State())
@@ -58,16 +56,12 @@ final class TestBusRecording: Sendable {
     /// Suspends until `condition` holds (`true`), or `limit` of real time passes or the task is
     /// cancelled (`false`, with the condition checked one last time).
     func wait(limit: Duration, until condition: @escaping @Sendable (Snapshot) -> Bool) async -> Bool {
-        let id = state.withLock { state in
-            state.nextID += 1
-            state.unregistered[state.nextID] = false
-            return state.nextID
-        }
+        let id = state.withLock { $0.waits.makeID() }
         let met = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in
                     let resumeWith: Bool? = self.state.withLock { state in
-                        if state.unregistered.removeValue(forKey: id) == true { return false }
+                        if state.waits.register(id) { return false }
                         if condition(state.snapshot) { return true }
                         state.waiters[id] = Waiter(condition: condition, continuation: continuation)
                         return nil
@@ -89,7 +83,7 @@ final class TestBusRecording: Sendable {
 
     private func abandon(_ id: UInt64) {
         let waiter = state.withLock { state -> Waiter? in
-            if state.unregistered[id] != nil { state.unregistered[id] = true }
+            state.waits.cancelEarly(id)
             return state.waiters.removeValue(forKey: id)
         }
         waiter?.continuation.resume(returning: false)

@@ -27,9 +27,7 @@ public final class TestRecorder<Element: Sendable, Failure: Error>: Sendable {
         var elements: [Element] = []
         var completion: Completion?
         var waiters: [UInt64: (count: Int?, continuation: UnsafeContinuation<Void, Never>)] = [:]
-        /// Waits that have an ID but have not registered yet, and whether they were cancelled.
-        var unregistered: [UInt64: Bool] = [:]
-        var nextID: UInt64 = 0
+        var waits = PendingWaits()
 
         mutating func satisfiedWaiters() -> [UnsafeContinuation<Void, Never>] {
             let met = waiters.filter { isSatisfied($0.value.count) }
@@ -111,15 +109,11 @@ public final class TestRecorder<Element: Sendable, Failure: Error>: Sendable {
 
     /// Waits until `count` elements arrived (`nil`: until the end); returns early on cancellation.
     private func wait(for count: Int?) async {
-        let id = records.state.withLock { state in
-            state.nextID += 1
-            state.unregistered[state.nextID] = false
-            return state.nextID
-        }
+        let id = records.state.withLock { $0.waits.makeID() }
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = records.state.withLock { state in
-                    let cancelled = state.unregistered.removeValue(forKey: id) ?? false
+                    let cancelled = state.waits.register(id)
                     if cancelled || state.isSatisfied(count) { return true }
                     state.waiters[id] = (count, continuation)
                     return false
@@ -128,7 +122,7 @@ public final class TestRecorder<Element: Sendable, Failure: Error>: Sendable {
             }
         } onCancel: {
             let waiter = records.state.withLock { state in
-                if state.unregistered[id] != nil { state.unregistered[id] = true }
+                state.waits.cancelEarly(id)
                 return state.waiters.removeValue(forKey: id)
             }
             waiter?.continuation.resume()

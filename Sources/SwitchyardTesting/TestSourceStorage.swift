@@ -19,26 +19,11 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
         var consumers: [UInt64: Bool] = [:]
         var waiters: [(call: UInt64, consumer: UInt64, continuation: Delivery)] = []
         var conditionWaiters: [UInt64: (condition: Condition, continuation: UnsafeContinuation<Void, Never>)] = [:]
-        /// Calls that have an ID but have not registered yet, and whether they were cancelled.
-        var unregistered: [UInt64: Bool] = [:]
-        var nextID: UInt64 = 0
+        /// IDs of calls and consumers; calls cancelled before they registered.
+        var waits = PendingWaits()
 
         var activeCount: Int { consumers.values.count { !$0 } }
         var isEmpty: Bool { head == buffer.count }
-
-        mutating func makeID() -> UInt64 {
-            nextID += 1
-            unregistered[nextID] = false
-            return nextID
-        }
-
-        mutating func register(_ id: UInt64) -> Bool {
-            unregistered.removeValue(forKey: id) ?? false
-        }
-
-        mutating func cancelEarly(_ id: UInt64) {
-            if unregistered[id] != nil { unregistered[id] = true }
-        }
 
         /// What an iterator gets without waiting, or `nil` when it has to wait.
         mutating func take(for consumer: UInt64) -> Result<Element?, Failure>? {
@@ -109,9 +94,9 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
     func makeConsumer() -> Consumer {
         let id = state.withLock { state -> UInt64 in
             state.iteratorCount += 1
-            state.nextID += 1
-            state.consumers[state.nextID] = false
-            return state.nextID
+            let consumer = state.waits.uniqueID()
+            state.consumers[consumer] = false
+            return consumer
         }
         return Consumer(id: id, storage: self)
     }
@@ -121,11 +106,11 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
             resumeSatisfiedConditionWaiters()
             return result
         }
-        let call = state.withLock { $0.makeID() }
+        let call = state.withLock { $0.waits.makeID() }
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: actor) { (continuation: Delivery) in
                 let ready = state.withLock { state -> Result<Element?, Failure>? in
-                    if state.register(call) {
+                    if state.waits.register(call) {
                         state.consumers[consumer] = true
                         return .success(nil)
                     }
@@ -139,7 +124,7 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> Delivery? in
                 guard let index = state.waiters.firstIndex(where: { $0.call == call }) else {
-                    state.cancelEarly(call)
+                    state.waits.cancelEarly(call)
                     return nil
                 }
                 state.consumers[consumer] = true
@@ -157,11 +142,11 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     func wait(for condition: Condition) async {
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLock { $0.waits.makeID() }
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
-                    if state.register(id) || state.holds(condition) { return true }
+                    if state.waits.register(id) || state.holds(condition) { return true }
                     state.conditionWaiters[id] = (condition, continuation)
                     return false
                 }
@@ -170,7 +155,7 @@ final class TestSourceStorage<Element: Sendable, Failure: Error>: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
                 guard let waiter = state.conditionWaiters.removeValue(forKey: id) else {
-                    state.cancelEarly(id)
+                    state.waits.cancelEarly(id)
                     return nil
                 }
                 return waiter.continuation

@@ -1,3 +1,4 @@
+import SwitchyardIO
 /// One benchmark case: a measured body and the plain baseline it is compared with in the same run.
 ///
 /// Both closures return a figure in ``unit``; the runner repeats each and keeps the median, so a
@@ -26,6 +27,6 @@ struct BenchmarkCase: Sendable {
 func throughput(count: Int, _ body: () async -> Void) async -> Double {
     let clock = ContinuousClock()
     let elapsed = await clock.measure { await body() }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.secondsValue
     return Double(count) / max(seconds, 1e-9)
 }

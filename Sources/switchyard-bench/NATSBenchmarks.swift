@@ -324,11 +324,14 @@ final class RawSession {
     /// Read into, kept between reads: zeroing a fresh 64 KiB per read was the baseline's top cost.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-    init?(port: Int) {
+    /// A session subscribed to ``RawNATS/rawSubject`` when `subscribing`; a probe asking the
+    /// server questions must not be, or the bridge's messages come before its answers.
+    init?(port: Int, subscribing: Bool = true) {
         guard let descriptor = RawNATS.connect(port: port) else { return nil }
         self.descriptor = descriptor
         // Headers announced: the JetStream baseline publishes with HPUB, which the server refuses otherwise.
-        write(Array("CONNECT {\"verbose\":false,\"echo\":true,\"headers\":true}\r\nSUB \(RawNATS.rawSubject) 1\r\nPING\r\n".utf8))
+        let subscription = subscribing ? "SUB \(RawNATS.rawSubject) 1\r\n" : ""
+        write(Array("CONNECT {\"verbose\":false,\"echo\":true,\"headers\":true}\r\n\(subscription)PING\r\n".utf8))
         while let line = readLine(), !buffer[line].elementsEqual("PONG".utf8) {}
     }
 

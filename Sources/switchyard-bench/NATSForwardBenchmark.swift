@@ -23,7 +23,7 @@ func forwardThroughput(count: Int) async -> Double {
     guard let configuration = try? BusConfiguration.parse(text, file: "bench", environment: [:], registry: registry),
           let bus = try? Bus(configuration: configuration, registry: registry, services: BusServices(controlSocket: false),
                              log: LogSink(minimumLevel: .warning)),
-          let probe = RawSession(port: server.port)
+          let probe = RawSession(port: server.port, subscribing: false)
     else { return 0 }
     defer { close(probe.descriptor) }
     RawNATS.subscribeToInfo(probe)

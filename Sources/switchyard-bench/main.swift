@@ -3,6 +3,10 @@ import Foundation
 // Benchmarks for Switchyard. Run in release mode: `swift run -c release switchyard-bench`.
 // Flags: --json (one JSON object per case), --filter TEXT, --repetitions N.
 
+// A peer that stops mid-case (a NATS server ended after a stalled measurement) must end that
+// case's figure, not the whole run: writes to it fail with EPIPE instead of killing us.
+signal(SIGPIPE, SIG_IGN)
+
 var runner = BenchmarkRunner()
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {

@@ -103,13 +103,20 @@ struct TrackExportTests {
           .enabled(if: ExternalTool.xmllint.testsEnabled, "\(ExternalTool.xmllint.missingMessage)"))
     func gpsdSession() async throws {
         let gpsd = try GPSDProcess.gpsfake(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/nl2008u.log",
-                                           cycle: 0.05, once: true)
+                                           cycle: 0.05, once: true, held: true)
         defer { gpsd.stop() }
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         let bus = try await RunningBus.start(bus: #"{"name": "receiver"}"#, plugins: """
             [{"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": \(gpsd.port)},
              {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}, "distanceFilter": 0}]
             """)
+        // The capture plays once, in about 7 s: held until the bus watches, or a bus that
+        // starts slowly on a loaded machine connects after the last fix.
+        let watching = try await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
+            object(try await bus.client(["state", "gps", "--json"]).stdout)["status"] as? String == "connected"
+        }
+        #expect(watching, "the gpsd plugin never connected; gpsd: \(gpsd.log)")
+        gpsd.release()
         let recorded = try await eventually(timeout: .seconds(60), interval: .milliseconds(200)) {
             try await bus.client(["journal", "show", "location/changed"]).stdout.split(separator: "\n").count >= 5
         }

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardTesting
 import Testing
 
 @testable import ExecPlugin
@@ -11,14 +12,7 @@ struct ExecSettingsTests {
     }
 
     private func problems(_ members: String) -> [String] {
-        do {
-            _ = try make(members)
-            return []
-        } catch let error as PluginSettingsError {
-            return error.problems.map(\.description)
-        } catch {
-            return ["unexpected error: \(error)"]
-        }
+        settingsProblems { try make(members) }
     }
 
     /// Only `command` is required; everything else has its documented default.

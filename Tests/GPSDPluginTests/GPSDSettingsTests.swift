@@ -3,6 +3,7 @@ import Foundation
 import LocationEmitterPlugin
 import LoggerPlugin
 import Switchyard
+import SwitchyardTesting
 import Testing
 
 /// Validation of the gpsd plugin's settings, and the shipped configs that use it.
@@ -12,14 +13,7 @@ struct GPSDSettingsTests {
     }
 
     private func problems(_ settings: JSON) -> [String] {
-        do {
-            _ = try plugin(settings)
-            return []
-        } catch let error as PluginSettingsError {
-            return error.problems.map(\.description)
-        } catch {
-            return ["\(error)"]
-        }
+        settingsProblems { try plugin(settings) }
     }
 
     /// Without settings: gpsd's defaults and the documented timings.

@@ -1,19 +1,12 @@
 @testable import LocationEmitterPlugin
 import Switchyard
+import SwitchyardTesting
 import Testing
 
 /// Validation of the location-emitter's settings: every problem reported with its key path.
 struct LocationEmitterSettingsTests {
     private func problems(_ settings: JSON) -> [String] {
-        let reader = PluginSettings(settings.objectValue ?? [:], path: "plugins[0]")
-        do {
-            _ = try LocationEmitterPlugin(name: "location", settings: reader)
-            return []
-        } catch let error as PluginSettingsError {
-            return error.problems.map(\.description)
-        } catch {
-            return ["\(error)"]
-        }
+        settingsProblems { try LocationEmitterPlugin(name: "location", settings: PluginSettings(settings.objectValue ?? [:], path: "plugins[0]")) }
     }
 
     /// Good settings of each source form are accepted.

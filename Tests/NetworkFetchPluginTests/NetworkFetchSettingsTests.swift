@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTesting
 import Testing
 
 @testable import NetworkFetchPlugin
@@ -11,14 +12,7 @@ struct NetworkFetchSettingsTests {
     }
 
     private func problems(_ settings: JSON) -> [String] {
-        do {
-            _ = try plugin(settings)
-            return []
-        } catch let error as PluginSettingsError {
-            return error.problems.map(\.description)
-        } catch {
-            return ["unexpected \(error)"]
-        }
+        settingsProblems { try plugin(settings) }
     }
 
     private static let minimal: JSON = ["on": "location/changed", "request": ["url": "https://h.example/p?lat={payload.lat}"]]

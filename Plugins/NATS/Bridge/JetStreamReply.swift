@@ -53,56 +53,31 @@ enum JetStreamReply: Sendable, Hashable {
     /// stored message (`false`); `nil` when it is anything else.
     static func plainAcknowledgement(_ payload: [UInt8]) -> Bool? {
         payload.withUnsafeBufferPointer { bytes -> Bool? in
-            var scanner = AcknowledgementScanner(bytes: bytes)
-            guard scanner.take(#"{"stream":"#), scanner.streamName(),
-                  scanner.take(","), scanner.take(#""seq":"#), scanner.digits()
+            var reader = JSONReader(bytes)
+            guard reader.takePadded(#"{"stream":"#), reader.streamName(),
+                  reader.takePadded(","), reader.takePadded(#""seq":"#), reader.unsignedInteger() != nil
             else { return nil }
-            if scanner.take("}") { return scanner.atEnd ? false : nil }
-            guard scanner.take(","), scanner.take(#""duplicate":"#), scanner.take("true"), scanner.take("}"), scanner.atEnd else { return nil }
+            reader.skipSpaces()
+            if reader.takePadded("}") { return reader.atEnd ? false : nil }
+            guard reader.takePadded(","), reader.takePadded(#""duplicate":"#), reader.takePadded("true"), reader.takePadded("}"), reader.atEnd else { return nil }
             return true
         }
     }
+}
 
-    /// Walks a plain acknowledgement; each step skips the spaces after it.
-    private struct AcknowledgementScanner {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
+extension JSONReader {
+    /// Takes `text`, then the spaces after it.
+    fileprivate mutating func takePadded(_ text: StaticString) -> Bool {
+        guard take(text) else { return false }
+        skipSpaces()
+        return true
+    }
 
-        var atEnd: Bool { index == bytes.count }
-
-        /// Takes `text` (ASCII), then spaces.
-        mutating func take(_ text: String) -> Bool {
-            for byte in text.utf8 {
-                guard index < bytes.count, bytes[index] == byte else { return false }
-                index += 1
-            }
-            skipSpaces()
-            return true
-        }
-
-        /// Takes a quoted stream name (no quote, backslash or control character in it).
-        mutating func streamName() -> Bool {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
-            let start = index + 1
-            index = start
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), index > start else { return false }
-            index += 1
-            skipSpaces()
-            return true
-        }
-
-        /// Takes a decimal number.
-        mutating func digits() -> Bool {
-            let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            skipSpaces()
-            return index > start
-        }
-
-        private mutating func skipSpaces() {
-            while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
-        }
+    /// Takes a non-empty stream name written without escapes, then the spaces after it.
+    fileprivate mutating func streamName() -> Bool {
+        guard let name = plainString(), !name.isEmpty else { return false }
+        skipSpaces()
+        return true
     }
 }
 

@@ -58,7 +58,7 @@ struct OutgoingMessage: Sendable, Hashable {
         block.append(contentsOf: "NATS/1.0\r\n\(Header.messageID): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &block)
         block.append(UInt8(ascii: "-"))
-        NATSCommand.appendDecimal(Int(id), to: &block)
+        NATSCommand.appendDecimal(id, to: &block)
         block.append(contentsOf: "\r\n\(Header.origin): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &block)
         block.append(contentsOf: "\r\n\(Header.source): ".utf8)

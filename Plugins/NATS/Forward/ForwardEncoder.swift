@@ -23,9 +23,14 @@ struct ForwardEncoder: Sendable {
     /// An encoder for the bus `origin` publishing under `mapping`.
     init(origin: String, mapping: SubjectMapping) {
         self.mapping = mapping
-        let origin = Self.singleLine(origin)
-        idPrefix = Array("NATS/1.0\r\n\(OutgoingMessage.Header.messageID): \(origin)-".utf8)
-        originLine = Array("\r\n\(OutgoingMessage.Header.origin): \(origin)\r\n\(OutgoingMessage.Header.source): ".utf8)
+        var idPrefix = Array("NATS/1.0\r\n\(OutgoingMessage.Header.messageID): ".utf8)
+        NATSHeaders.appendSingleLine(origin, to: &idPrefix)
+        idPrefix.append(UInt8(ascii: "-"))
+        self.idPrefix = idPrefix
+        var originLine = Array("\r\n\(OutgoingMessage.Header.origin): ".utf8)
+        NATSHeaders.appendSingleLine(origin, to: &originLine)
+        originLine.append(contentsOf: "\r\n\(OutgoingMessage.Header.source): ".utf8)
+        self.originLine = originLine
     }
 
     /// The message for `action`, marked as a resend when an earlier run may have sent it.
@@ -46,7 +51,7 @@ struct ForwardEncoder: Sendable {
         var headers: [UInt8] = []
         headers.reserveCapacity(idPrefix.count + 20 + originLine.count + source.count)
         headers.append(contentsOf: idPrefix)
-        Self.appendDecimal(id, to: &headers)
+        NATSCommand.appendDecimal(id, to: &headers)
         headers.append(contentsOf: originLine)
         headers.append(contentsOf: source)
         return OutgoingMessage(actionID: id, type: type, subject: subject, headers: headers, payload: payload, isResend: isResend)
@@ -62,28 +67,11 @@ struct ForwardEncoder: Sendable {
     /// `<source>\r\n\r\n`: the last field and the blank line ending the block.
     private mutating func sourceLine(_ source: String) -> [UInt8] {
         if let known = sources[source] { return known }
-        let line = Array("\(Self.singleLine(source))\r\n\r\n".utf8)
+        var line: [UInt8] = []
+        NATSHeaders.appendSingleLine(source, to: &line)
+        line.append(contentsOf: "\r\n\r\n".utf8)
         if sources.count < Self.cacheLimit { sources[source] = line }
         return line
-    }
-
-    /// Line breaks become spaces, as ``NATSHeaders/encoded`` writes them.
-    private static func singleLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else { return text }
-        return String(decoding: text.utf8.map { $0 == 13 || $0 == 10 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
-    }
-
-    /// Appends `value` in decimal, without building a string.
-    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
-        var digits: (UInt64, Int) = (1, 1)
-        while digits.0 <= value / 10 { digits = (digits.0 * 10, digits.1 + 1) }
-        var rest = value
-        var unit = digits.0
-        for _ in 0..<digits.1 {
-            output.append(UInt8(ascii: "0") + UInt8(rest / unit))
-            rest %= unit
-            unit /= 10
-        }
     }
 }
 
@@ -108,11 +96,11 @@ extension OutgoingMessage {
         output.append(contentsOf: subject.utf8)
         output.append(UInt8(ascii: " "))
         output.append(contentsOf: replyPrefix)
-        ForwardEncoder.appendDecimal(actionID, to: &output)
+        NATSCommand.appendDecimal(actionID, to: &output)
         output.append(UInt8(ascii: " "))
-        ForwardEncoder.appendDecimal(UInt64(headers.count), to: &output)
+        NATSCommand.appendDecimal(UInt64(headers.count), to: &output)
         output.append(UInt8(ascii: " "))
-        ForwardEncoder.appendDecimal(UInt64(headers.count + payload.count), to: &output)
+        NATSCommand.appendDecimal(UInt64(headers.count + payload.count), to: &output)
         output.append(contentsOf: "\r\n".utf8)
         output.append(contentsOf: headers)
         output.append(contentsOf: payload)

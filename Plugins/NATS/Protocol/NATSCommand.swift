@@ -28,10 +28,10 @@ enum NATSCommand {
         }
         if !headers.isEmpty {
             output.append(UInt8(ascii: " "))
-            appendDecimal(headers.count, to: &output)
+            appendDecimal(UInt64(headers.count), to: &output)
         }
         output.append(UInt8(ascii: " "))
-        appendDecimal(headers.count + payload.count, to: &output)
+        appendDecimal(UInt64(headers.count + payload.count), to: &output)
         output.append(contentsOf: "\r\n".utf8)
         output.append(contentsOf: headers)
         output.append(contentsOf: payload)
@@ -48,15 +48,17 @@ enum NATSCommand {
         output.append(contentsOf: "UNSUB \(sid)\r\n".utf8)
     }
 
-    /// Appends the decimal digits of a non-negative `value`, without a temporary array.
-    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = max(value, 0)
-        while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+    /// Appends the decimal digits of `value`, without a temporary array or string: the one
+    /// decimal writer of the protocol, the forward encoder's per-action ids included.
+    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+        var digits: (UInt64, Int) = (1, 1)
+        while digits.0 <= value / 10 { digits = (digits.0 * 10, digits.1 + 1) }
+        var rest = value
+        var unit = digits.0
+        for _ in 0..<digits.1 {
+            output.append(UInt8(ascii: "0") + UInt8(rest / unit))
+            rest %= unit
+            unit /= 10
         }
     }
 }

@@ -121,20 +121,29 @@ struct NATSHeaders: Sendable, Hashable {
     /// The block as a client sends it: version line, fields, blank line. Line breaks in
     /// names or values become spaces, so a value can never start a field of its own.
     var encoded: [UInt8] {
-        var text = "NATS/1.0"
+        var block: [UInt8] = Array("NATS/1.0".utf8)
         if let status {
-            text += " \(status)"
-            if !statusDescription.isEmpty { text += " " + Self.singleLine(statusDescription) }
+            block.append(UInt8(ascii: " "))
+            NATSCommand.appendDecimal(UInt64(clamping: status), to: &block)
+            if !statusDescription.isEmpty {
+                block.append(UInt8(ascii: " "))
+                Self.appendSingleLine(statusDescription, to: &block)
+            }
         }
-        text += "\r\n"
+        block.append(contentsOf: "\r\n".utf8)
         for field in fields {
-            text += Self.singleLine(field.name) + ": " + Self.singleLine(field.value) + "\r\n"
+            Self.appendSingleLine(field.name, to: &block)
+            block.append(contentsOf: ": ".utf8)
+            Self.appendSingleLine(field.value, to: &block)
+            block.append(contentsOf: "\r\n".utf8)
         }
-        text += "\r\n"
-        return Array(text.utf8)
+        block.append(contentsOf: "\r\n".utf8)
+        return block
     }
 
-    /// Appends `text` as ``encoded`` writes a name or value: line breaks become spaces.
+    /// Appends `text` as ``encoded`` writes a name or value: line breaks become spaces. The
+    /// one header encoder: ``OutgoingMessage/headerBlock(id:origin:source:)`` and the forward
+    /// encoder write their fields through it too.
     static func appendSingleLine(_ text: String, to output: inout [UInt8]) {
         guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
             output.append(contentsOf: text.utf8)
@@ -143,11 +152,6 @@ struct NATSHeaders: Sendable, Hashable {
         for byte in text.utf8 {
             output.append(byte == 13 || byte == 10 ? UInt8(ascii: " ") : byte)
         }
-    }
-
-    private static func singleLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else { return text }
-        return String(decoding: text.utf8.map { $0 == 13 || $0 == 10 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 }
 

@@ -45,19 +45,6 @@ struct TemplateScope: Sendable {
     /// The value at `path`, or `nil` when a step is missing; a present `null` is returned as
     /// ``JSON/null`` so callers can tell "no such member" from "member is null".
     func value(at path: PlaceholderPath) -> JSON? {
-        var current = path.root == .payload ? payload : state
-        for step in path.steps {
-            switch current {
-            case .object(let members):
-                guard let next = members[step] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = Int(step), elements.indices.contains(index) else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
+        (path.root == .payload ? payload : state).value(atSteps: path.steps)
     }
 }

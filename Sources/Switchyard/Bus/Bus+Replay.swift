@@ -33,13 +33,7 @@ extension Bus {
         core.store.close()
         // Every dispatchRecorded returned after its action was reduced and journaled; this
         // waits for any other action sent without waiting.
-        let store = core.store
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in store.states {} }
-            group.addTask { try? await Task.sleep(for: .seconds(5)) }
-            await group.next()
-            group.cancelAll()
-        }
+        await Bus.waitUntilDrained(core.store, timeout: .seconds(5), log: core.log)
         // A step-by-step replay's control socket gets a moment to send the last step's reply.
         await storage?.stop(finalState: core.store.currentState, grace: .seconds(1))
     }

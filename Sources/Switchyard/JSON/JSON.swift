@@ -98,8 +98,15 @@ extension JSON {
     /// their index. An empty path is the value itself; a missing step gives `nil`.
     public func value(atPath path: String) -> JSON? {
         guard !path.isEmpty else { return self }
+        return value(atSteps: path.split(separator: ".", omittingEmptySubsequences: false))
+    }
+
+    /// The value reached by following `steps` — member names, and indices for array
+    /// elements — from this one; `nil` at the first step that is missing. No steps: this value.
+    /// The walk under ``value(atPath:)`` and network-fetch's template placeholders.
+    package func value(atSteps steps: some Sequence<some StringProtocol>) -> JSON? {
         var current = self
-        for step in path.split(separator: ".", omittingEmptySubsequences: false) {
+        for step in steps {
             switch current {
             case .object(let members):
                 guard let next = members[String(step)] else { return nil }

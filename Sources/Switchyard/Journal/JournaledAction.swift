@@ -42,8 +42,7 @@ extension JournaledAction: JournalFollowerItem {
     /// bytes). A line in any other shape (hand-written, an older writer) is read in full
     /// instead, so the result is the same either way.
     static func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<JournaledAction, JournalLine.DecodeError> {
-        var reader = LineReader(line)
-        if let fast = reader.read() { return .success(fast) }
+        if let fast = readWritersShape(line) { return .success(fast) }
         return JournalLine.decode(line).map { action in
             var payload: [UInt8] = []
             action.payload.serialize(into: &payload)
@@ -52,90 +51,16 @@ extension JournaledAction: JournalFollowerItem {
     }
 
     /// Reads the writer's shape; `nil` at the first byte that differs.
-    private struct LineReader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
-
-        init(_ bytes: UnsafeBufferPointer<UInt8>) {
-            self.bytes = bytes
-        }
-
-        mutating func read() -> JournaledAction? {
-            guard expect(#"{"cause":"#), skipValue() != nil,
-                  expect(#","id":"#), let id = number(), id > 0,
-                  expect(#","payload":"#), let payload = skipValue(),
-                  expect(#","source":"#), let source = string(),
-                  expect(#","time":"#), bytes.count > index, bytes[index] == UInt8(ascii: "\""), skipValue() != nil,
-                  expect(#","type":"#), let type = string(),
-                  index == bytes.count - 1, bytes[index] == UInt8(ascii: "}")
-            else { return nil }
-            return JournaledAction(id: id, type: type, source: source, payload: Array(UnsafeBufferPointer(rebasing: bytes[payload])))
-        }
-
-        private mutating func expect(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard bytes.count - index >= count else { return false }
-            for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
-            index += count
-            return true
-        }
-
-        private mutating func number() -> UInt64? {
-            var value: UInt64 = 0
-            let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), index - start < 19 {
-                value = value * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
-                index += 1
-            }
-            return index > start ? value : nil
-        }
-
-        /// A string without escapes; one with escapes is left to the full reader.
-        private mutating func string() -> String? {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-            let start = index + 1
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                if bytes[end] == UInt8(ascii: "\\") || bytes[end] < 0x20 { return nil }
-                end += 1
-            }
-            guard end < bytes.count else { return nil }
-            index = end + 1
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        }
-
-        /// Moves past one JSON value (brackets matched, strings with their escapes) and
-        /// returns its range.
-        private mutating func skipValue() -> Range<Int>? {
-            let start = index
-            var depth = 0
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index += 1
-                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                    }
-                    guard index < bytes.count else { return nil }
-                    index += 1
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                    index += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    guard depth > 0 else { return index > start ? start..<index : nil }
-                    depth -= 1
-                    index += 1
-                case UInt8(ascii: ","):
-                    if depth == 0 { return index > start ? start..<index : nil }
-                    index += 1
-                default:
-                    index += 1
-                }
-                if depth == 0, index > start, bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
-                    return start..<index
-                }
-            }
-            return depth == 0 && index > start ? start..<index : nil
-        }
+    private static func readWritersShape(_ line: UnsafeBufferPointer<UInt8>) -> JournaledAction? {
+        var reader = JSONReader(line)
+        guard reader.take(#"{"cause":"#), reader.skipValue() != nil,
+              reader.take(#","id":"#), let id = reader.unsignedInteger(), id > 0,
+              reader.take(#","payload":"#), let payload = reader.skipValue(),
+              reader.take(#","source":"#), let source = reader.string(),
+              reader.take(#","time":"#), reader.next == UInt8(ascii: "\""), reader.skipValue() != nil,
+              reader.take(#","type":"#), let type = reader.string(),
+              reader.take("}"), reader.atEnd
+        else { return nil }
+        return JournaledAction(id: id, type: type, source: source, payload: Array(UnsafeBufferPointer(rebasing: line[payload])))
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import SwitchyardIO
 
 /// A cumulative histogram of durations with fixed buckets, as Prometheus shows them: thread
 /// safe, one lock per observation.
@@ -22,7 +23,7 @@ final class LatencyHistogram: Sendable {
 
     /// Records one duration.
     func observe(_ duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.secondsValue
         let index = bounds.firstIndex { seconds <= $0 }
         counts.withLock { counts in
             if let index { counts.buckets[index] &+= 1 }

@@ -74,18 +74,25 @@ extension Bus {
         core.store.close()
         if let storage {
             // The journal closes only after the last queued action has been reduced into it.
-            await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)))
+            await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)), log: core.log)
             await storage.stop(finalState: core.store.currentState, grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
         }
         phase = .finished
     }
 
-    private static func waitUntilDrained(_ store: Store<JSON, BusAction>, timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in store.states {} }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
+    /// Waits until the closed `store` has reduced every queued action, or `timeout`; when the
+    /// time runs out first, says on `log` how many actions the journal will not hold.
+    static func waitUntilDrained(_ store: Store<JSON, BusAction>, timeout: Duration, log: LogSink) async {
+        let drained = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { for await _ in store.states {}; return true }
+            group.addTask { try? await Task.sleep(for: timeout); return false }
+            let first = await group.next() ?? false
             group.cancelAll()
+            return first
+        }
+        let queued = store.statistics.queued
+        if !drained, queued > 0 {
+            log.write(.error, "stopping: \(queued) queued actions were not reduced within \(timeout); the journal does not hold them")
         }
     }
 

@@ -1,4 +1,5 @@
 import Synchronization
+import SwitchyardIO
 import SwitchyardStreams
 
 /// Supervises one plugin as a child of the bus's task group: reports failures, restarts with
@@ -219,10 +220,8 @@ final class PluginRunner: Sendable {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
+    /// The duration in seconds, as a `Double` (SwitchyardIO's ``secondsValue``).
+    var seconds: Double { secondsValue }
 }
 
 extension CurrentValue where Element: Sendable {

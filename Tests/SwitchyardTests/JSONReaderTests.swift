@@ -1,0 +1,115 @@
+import Switchyard
+import Testing
+
+/// The byte cursor under the shape readers (journal lines, JetStream acknowledgements): each
+/// step takes what it expects or answers `nil` without moving, malformed input included.
+struct JSONReaderTests {
+    /// Runs `body` on a reader over `text`'s bytes.
+    private func reading<T>(_ text: String, _ body: (inout JSONReader) -> T) -> T {
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var reader = JSONReader(bytes)
+            return body(&reader)
+        }
+    }
+
+    /// One step on a reader over `text`: what it answered and where the reader stands after.
+    private func step<T>(_ text: String, _ body: (inout JSONReader) -> T) -> (value: T, end: Int) {
+        reading(text) { reader in (body(&reader), reader.index) }
+    }
+
+    /// Strings decode their escapes as the full parser does; malformed ones are refused.
+    @Test(arguments: [
+        (#""plain""#, "plain" as String?, 7),
+        (#""""#, "", 2),
+        (#""a\"b\\c\/d\n""#, "a\"b\\c/d\n", 14),
+        (#""\u00e9\ud83d\ude00""#, "é😀", 20),
+        (#""é""#, "é", 4),
+        (#""unterminated"#, nil, 0),
+        (#""bad \x escape""#, nil, 0),
+        (#""lone \ud83d surrogate""#, nil, 0),
+        ("\"tab\tinside\"", nil, 0),
+        ("plain", nil, 0),
+        ("", nil, 0),
+    ])
+    func strings(text: String, expected: String?, end: Int) {
+        let result = step(text) { $0.string() }
+        #expect(result.value == expected && result.end == end, "\(result)")
+    }
+
+    /// Invalid UTF-8 inside a string is refused, as the full parser refuses it.
+    @Test(arguments: [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22]] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            #expect(reader.string() == nil)
+            #expect(reader.index == 0)
+        }
+    }
+
+    /// Plain strings are taken only without escapes or control characters.
+    @Test(arguments: [
+        (#""BENCH" rest"#, 1..<6 as Range<Int>?),
+        (#""""#, 1..<1),
+        (#""B\"x""#, nil),
+        ("\"a\u{1}\"", nil),
+        (#""open"#, nil),
+        ("x", nil),
+    ])
+    func plainStrings(text: String, expected: Range<Int>?) {
+        let result = step(text) { $0.plainString() }
+        #expect(result.value == expected && result.end == (expected.map { $0.upperBound + 1 } ?? 0), "\(result)")
+    }
+
+    /// Unsigned integers stop at the first non-digit and at the digit limit.
+    @Test(arguments: [
+        ("0", 0 as UInt64?, 1),
+        ("12,", 12, 2),
+        ("18446744073709551615", 1_844_674_407_370_955_161, 19),
+        ("9999999999999999999", 9_999_999_999_999_999_999, 19),
+        ("-1", nil, 0),
+        ("", nil, 0),
+        ("x1", nil, 0),
+    ])
+    func unsignedIntegers(text: String, expected: UInt64?, end: Int) {
+        let result = step(text) { $0.unsignedInteger() }
+        #expect(result.value == expected && result.end == end, "\(result)")
+    }
+
+    /// Skipping a value matches brackets and skips strings with their escapes; a scalar runs
+    /// to the next comma or closing bracket; an unfinished value is refused without moving.
+    @Test(arguments: [
+        (#"{"a":[1,{"b":"}"}],"c":null},next"#, 0..<28 as Range<Int>?),
+        (#"[1,[2,[3]]]"#, 0..<11),
+        (#""a,\"}]" , x"#, 0..<8),
+        ("12.5e3,x", 0..<6),
+        ("true}", 0..<4),
+        ("null", 0..<4),
+        (#"{"a":[1,2}"#, nil),
+        (#"{"a":"unterminated}"#, nil),
+        (#""ends in \"#, nil),
+        (",", nil),
+        ("}", nil),
+        ("", nil),
+    ])
+    func skippedValues(text: String, expected: Range<Int>?) {
+        let result = step(text) { $0.skipValue() }
+        #expect(result.value == expected && result.end == (expected?.upperBound ?? 0), "\(result)")
+    }
+
+    /// `take` moves only past exactly the text; whitespace and spaces skip as documented.
+    @Test func takingAndSkipping() {
+        reading("{\"id\": \t1}") { reader in
+            let wrongCase = reader.take(#"{"ID":"#)
+            #expect(!wrongCase && reader.index == 0)
+            let key = reader.take(#"{"id":"#)
+            reader.skipSpaces()
+            #expect(key && reader.next == UInt8(ascii: "\t"))
+            reader.skipWhitespace()
+            let id = reader.unsignedInteger()
+            let close = reader.take("}")
+            #expect(id == 1 && close && reader.atEnd && reader.next == nil)
+            let past = reader.take("}")
+            #expect(!past)
+        }
+    }
+}

@@ -412,12 +412,7 @@ final class SocketLine {
     }
 
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { return }
-            offset += sent
-        }
+        sendAll(bytes, to: descriptor)
     }
 
     /// The length of the next line (its bytes are skipped); `nil` at the end of the stream.

@@ -131,21 +131,30 @@ final class BusCounters: Sendable {
         abandonedPlugins.load(ordering: .relaxed)
     }
 
-    /// Counts a reduced batch by source and by type; one lock per batch.
+    /// Counts a reduced batch by source and by type; one lock per batch. A run of actions of
+    /// one source and type (a busy batch is mostly such runs) is looked up once.
     func count(_ actions: [BusAction]) {
         counts.withLock { counts in
-            for action in actions {
-                counts.bySource[action.source, default: 0] &+= 1
-                if let index = counts.byType.index(forKey: action.type) {
-                    counts.byType.values[index] &+= 1
+            var start = 0
+            while start < actions.count {
+                let first = actions[start]
+                var end = start + 1
+                while end < actions.count, actions[end].type == first.type, actions[end].source == first.source { end += 1 }
+                let run = UInt64(end - start)
+                counts.bySource[first.source, default: 0] &+= run
+                if let index = counts.byType.index(forKey: first.type) {
+                    counts.byType.values[index] &+= run
                 } else if counts.byType.count < Self.trackedTypes {
-                    counts.byType[action.type] = 1
+                    counts.byType[first.type] = run
                 } else {
-                    counts.otherTypes &+= 1
+                    counts.otherTypes &+= run
                 }
-                if let outcome = Self.outcome(of: action), counts.outcomes.count < Self.trackedTypes || counts.outcomes[outcome] != nil {
-                    counts.outcomes[outcome, default: 0] &+= 1
+                for action in actions[start..<end] {
+                    if let outcome = Self.outcome(of: action), counts.outcomes.count < Self.trackedTypes || counts.outcomes[outcome] != nil {
+                        counts.outcomes[outcome, default: 0] &+= 1
+                    }
                 }
+                start = end
             }
         }
     }

@@ -21,12 +21,16 @@ final class ControlConnection: StreamHandler {
     var watcher: Task<Void, Never>?
     /// When the connection last received bytes or had anything to do, for the idle timeout.
     var lastActivity = ContinuousClock.now
+    /// Told what became of each of the connection's dispatches.
+    let dispatchCompletion: @Sendable (DispatchOutcome) -> Void
 
-    init(channel: any StreamChannel, limits: ControlLimits, host: ControlHost) {
+    init(channel: any StreamChannel, limits: ControlLimits, host: ControlHost, server: ControlServer) {
         self.channel = channel
         self.host = host
-        self.outbox = ControlOutbox(capacity: limits.watcherBufferBytes)
+        let outbox = ControlOutbox(capacity: limits.watcherBufferBytes)
+        self.outbox = outbox
         self.session = ControlSession(maximumLineLength: limits.maximumLineLength)
+        self.dispatchCompletion = ControlHost.dispatchCompletion(outbox: outbox, server: server)
     }
 
     /// The peer closed both directions: nothing written can reach it.

@@ -93,7 +93,8 @@ final class ControlHost {
             refuse(descriptor, with: .outOfDescriptors)
             return
         }
-        let connection = ControlConnection(channel: channel, limits: server.limits, host: self)
+        let connection = ControlConnection(channel: channel, limits: server.limits, host: self,
+                                           server: server)
         channel.handler = connection
         connections[ObjectIdentifier(connection)] = connection
         server.count { statistics in
@@ -129,10 +130,20 @@ final class ControlHost {
                 connection.closeDeadline = ContinuousClock.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
             }
         }
+        // Dispatches are counted once per turn rather than under the counters' lock each;
+        // any other step counts the ones before it first, so a `stats` reply counts them.
+        var dispatches = 0
         while stopDeadline == nil, connection.outbox.pendingCount < ControlLimits.replyHighWater,
               let step = connection.session.nextStep() {
+            if case .dispatch(let action) = step {
+                dispatches += 1
+                dispatch(action, on: connection)
+                continue
+            }
+            if dispatches > 0 { countRequests(&dispatches) }
             perform(step, on: connection)
         }
+        if dispatches > 0 { countRequests(&dispatches) }
         connection.flush()
         let now = ContinuousClock.now
         if !connection.isIdle || connection.closeDeadline != nil { connection.lastActivity = now }
@@ -172,18 +183,7 @@ final class ControlHost {
         case .stats:
             outbox.appendReply(ControlReply.statistics(backend.statistics()))
         case .dispatch(let action):
-            let direct = backend.dispatch(action) { outcome in
-                let reply: [UInt8]
-                switch outcome {
-                case .dispatched(let id): reply = ControlReply.dispatched(id)
-                case .stopping: reply = ControlReply.error(.stopping)
-                case .journalFailed(let reason): reply = ControlReply.error(.journalFailed(reason))
-                }
-                if outcome.sequence == nil { server.count { $0.errors += 1 } }
-                outbox.complete(with: reply)
-                server.wake()
-            }
-            if !direct { connection.session.serializeDispatches() }
+            dispatch(action, on: connection)
         case .step:
             guard let steps = backend.steps else {
                 server.count { $0.errors += 1 }
@@ -214,6 +214,36 @@ final class ControlHost {
             outbox.appendReply(ControlReply.watching(actions: pattern, state: statePath))
             server.count { $0.watchers += 1 }
             connection.watcher = Task { await watcher.run() }
+        }
+    }
+
+    private func countRequests(_ count: inout Int) {
+        let counted = count
+        server.count { $0.requests += UInt64(counted) }
+        count = 0
+    }
+
+    /// Hands a dispatch to the bus with the connection's completion, which writes the reply
+    /// into its outbox and wakes the loop.
+    private func dispatch(_ action: BusAction, on connection: ControlConnection) {
+        if !server.backend.dispatch(action, connection.dispatchCompletion) { connection.session.serializeDispatches() }
+    }
+
+    /// The completion every dispatch of a connection shares: made once per connection, as
+    /// it captures nothing of the action.
+    static func dispatchCompletion(outbox: ControlOutbox, server: ControlServer) -> @Sendable (DispatchOutcome) -> Void {
+        { outcome in
+            switch outcome {
+            case .dispatched(let id):
+                outbox.complete { ControlReply.appendDispatched(id, to: &$0) }
+            case .stopping:
+                server.count { $0.errors += 1 }
+                outbox.complete(with: ControlReply.error(.stopping))
+            case .journalFailed(let reason):
+                server.count { $0.errors += 1 }
+                outbox.complete(with: ControlReply.error(.journalFailed(reason)))
+            }
+            server.wake()
         }
     }
 

@@ -78,6 +78,17 @@ final class ControlOutbox: Sendable {
         }
     }
 
+    /// Queues the reply `write` appends, which completes a request, and records the
+    /// completion; `write` runs under the outbox's lock, so it must be quick (a dispatch's
+    /// reply is written this way, without a buffer of its own).
+    func complete(writing write: (inout [UInt8]) -> Void) {
+        state.withLock { state in
+            if !state.closed { write(&state.bytes) }
+            state.events.completions += 1
+            state.hasEvents = true
+        }
+    }
+
     /// The producer is done: the connection closes once the queue is sent.
     func finish() {
         state.withLock { state in

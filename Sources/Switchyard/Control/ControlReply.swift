@@ -16,10 +16,15 @@ enum ControlReply {
     static func dispatched(_ id: UInt64) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(40)
-        bytes.append(contentsOf: #"{"id":"#.utf8)
-        bytes.append(contentsOf: String(id).utf8)
-        bytes.append(contentsOf: ",\"ok\":true}\n".utf8)
+        appendDispatched(id, to: &bytes)
         return bytes
+    }
+
+    /// Appends the reply ``dispatched(_:)`` gives, straight into the outbox's buffer.
+    static func appendDispatched(_ id: UInt64, to bytes: inout [UInt8]) {
+        LineBytes.append(#"{"id":"#, to: &bytes)
+        LineBytes.appendDecimal(id, to: &bytes)
+        LineBytes.append(",\"ok\":true}\n", to: &bytes)
     }
 
     /// `{"id":N,"ok":true,"recorded":M,"type":"..."}`: a step let the recorded action M
@@ -48,9 +53,9 @@ enum ControlReply {
 
     /// `{"action":{...},"ok":true}`: one streamed action.
     static func action(_ action: BusAction, into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: #"{"action":"#.utf8)
+        LineBytes.append(#"{"action":"#, to: &bytes)
         JournalLine.appendObject(action, to: &bytes)
-        bytes.append(contentsOf: ",\"ok\":true}\n".utf8)
+        LineBytes.append(",\"ok\":true}\n", to: &bytes)
     }
 
     /// `{"ok":true,"path":"location","state":...}`: the watched state changed.

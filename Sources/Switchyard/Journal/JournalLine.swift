@@ -28,21 +28,21 @@ enum JournalLine {
 
     /// Appends `action` as `action.json.serialized()` would, without a newline.
     static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
-        output.append(contentsOf: #"{"cause":"#.utf8)
+        LineBytes.append(#"{"cause":"#, to: &output)
         if let cause = action.cause {
-            output.append(contentsOf: String(Int64(clamping: cause)).utf8)
+            LineBytes.appendClampedDecimal(cause, to: &output)
         } else {
-            output.append(contentsOf: "null".utf8)
+            LineBytes.append("null", to: &output)
         }
-        output.append(contentsOf: #","id":"#.utf8)
-        output.append(contentsOf: String(Int64(clamping: action.id)).utf8)
-        output.append(contentsOf: #","payload":"#.utf8)
+        LineBytes.append(#","id":"#, to: &output)
+        LineBytes.appendClampedDecimal(action.id, to: &output)
+        LineBytes.append(#","payload":"#, to: &output)
         JSONWriter.write(action.payload, into: &output, indent: nil)
-        output.append(contentsOf: #","source":"#.utf8)
+        LineBytes.append(#","source":"#, to: &output)
         JSONWriter.writeString(action.source, into: &output)
-        output.append(contentsOf: #","time":""#.utf8)
-        output.append(contentsOf: Timestamp.iso8601(action.time).utf8)
-        output.append(contentsOf: #"","type":"#.utf8)
+        LineBytes.append(#","time":""#, to: &output)
+        Timestamp.appendISO8601(action.time, to: &output)
+        LineBytes.append(#"","type":"#, to: &output)
         JSONWriter.writeString(action.type, into: &output)
         output.append(UInt8(ascii: "}"))
     }

@@ -16,7 +16,7 @@ enum JournalRecord {
     @discardableResult
     static func append(to output: inout [UInt8], continuing chain: UInt32, _ writeBody: (inout [UInt8]) -> Void) -> UInt32 {
         let start = output.count
-        output.append(contentsOf: "00000000 ".utf8)
+        LineBytes.append("00000000 ", to: &output)
         writeBody(&output)
         let crc = output.withUnsafeBytes { buffer in
             CRC32C.checksum(UnsafeRawBufferPointer(rebasing: buffer[(start + prefixLength)...]), continuing: chain)

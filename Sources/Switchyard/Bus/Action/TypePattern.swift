@@ -63,16 +63,31 @@ public enum ActionType {
     /// each segment made of lower-case letters, digits, `-`, `_` and `.`, starting with a letter
     /// or digit.
     public static func isValid(_ type: String) -> Bool {
-        let segments = type.split(separator: "/", omittingEmptySubsequences: false)
-        return segments.count >= 2 && segments.allSatisfy { isValidSegment(Substring($0)) }
+        // One pass over the bytes without splitting: every dispatched action is checked.
+        var segments = 1
+        var atSegmentStart = true
+        for byte in type.utf8 {
+            if byte == UInt8(ascii: "/") {
+                guard !atSegmentStart else { return false }
+                segments += 1
+                atSegmentStart = true
+            } else if atSegmentStart {
+                guard isLowerAlphanumeric(byte) else { return false }
+                atSegmentStart = false
+            } else {
+                guard isSegmentByte(byte) else { return false }
+            }
+        }
+        return segments >= 2 && !atSegmentStart
     }
 
     static func isValidSegment<S: StringProtocol>(_ segment: S) -> Bool {
         guard let first = segment.utf8.first, isLowerAlphanumeric(first) else { return false }
-        return segment.utf8.allSatisfy { byte in
-            isLowerAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: ".")
-        }
+        return segment.utf8.allSatisfy(isSegmentByte)
+    }
+
+    private static func isSegmentByte(_ byte: UInt8) -> Bool {
+        isLowerAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
     }
 
     private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {

@@ -5,49 +5,71 @@ import Foundation
 public enum Timestamp {
     /// Formats `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public static func iso8601(_ date: Date) -> String {
+        let (parts, year, milliseconds) = fields(of: date)
+        // Every journal line and every logged action carries one of these, so the usual
+        // four-digit year is written digit by digit into one buffer: building it from
+        // `String(Int)` pieces cost about 20 times as many instructions.
+        guard (0...9999).contains(year) else { return spelled(parts, year: year, milliseconds: milliseconds) }
+        return String(unsafeUninitializedCapacity: 24) { write(parts, year: year, milliseconds: milliseconds, into: $0) }
+    }
+
+    /// Appends `date` formatted as ``iso8601(_:)`` does, without building a string: the
+    /// journal and the control socket write one per action.
+    static func appendISO8601(_ date: Date, to output: inout [UInt8]) {
+        let (parts, year, milliseconds) = fields(of: date)
+        guard (0...9999).contains(year) else {
+            output.append(contentsOf: spelled(parts, year: year, milliseconds: milliseconds).utf8)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            let count = write(parts, year: year, milliseconds: milliseconds, into: buffer)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// The calendar fields of `date` in UTC, its year and its milliseconds.
+    private static func fields(of date: Date) -> (parts: tm, year: Int, milliseconds: Int) {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000)
         let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        let year = Int(parts.tm_year) + 1900
-        // Every journal line and every logged action carries one of these, so the usual
-        // four-digit year is written digit by digit into one buffer: building it from
-        // `String(Int)` pieces cost about 20 times as many instructions.
-        guard (0...9999).contains(year) else { return spelled(parts, year: year, milliseconds: milliseconds) }
-        return String(unsafeUninitializedCapacity: 24) { buffer in
-            var index = 0
-            func put(_ value: Int, width: Int) {
-                var divisor = 1
-                for _ in 1..<width { divisor *= 10 }
-                var rest = value
-                while divisor > 0 {
-                    buffer[index] = UInt8(ascii: "0") &+ UInt8(rest / divisor)
-                    rest %= divisor
-                    divisor /= 10
-                    index += 1
-                }
-            }
-            func put(_ byte: Unicode.Scalar) {
-                buffer[index] = UInt8(ascii: byte)
+        return (parts, Int(parts.tm_year) + 1900, milliseconds)
+    }
+
+    /// Writes the 24 bytes of a timestamp whose year has four digits; returns the count.
+    private static func write(_ parts: tm, year: Int, milliseconds: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var index = 0
+        func put(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(rest / divisor)
+                rest %= divisor
+                divisor /= 10
                 index += 1
             }
-            put(year, width: 4)
-            put("-")
-            put(Int(parts.tm_mon) + 1, width: 2)
-            put("-")
-            put(Int(parts.tm_mday), width: 2)
-            put("T")
-            put(Int(parts.tm_hour), width: 2)
-            put(":")
-            put(Int(parts.tm_min), width: 2)
-            put(":")
-            put(Int(parts.tm_sec), width: 2)
-            put(".")
-            put(milliseconds, width: 3)
-            put("Z")
-            return index
         }
+        func put(_ byte: Unicode.Scalar) {
+            buffer[index] = UInt8(ascii: byte)
+            index += 1
+        }
+        put(year, width: 4)
+        put("-")
+        put(Int(parts.tm_mon) + 1, width: 2)
+        put("-")
+        put(Int(parts.tm_mday), width: 2)
+        put("T")
+        put(Int(parts.tm_hour), width: 2)
+        put(":")
+        put(Int(parts.tm_min), width: 2)
+        put(":")
+        put(Int(parts.tm_sec), width: 2)
+        put(".")
+        put(milliseconds, width: 3)
+        put("Z")
+        return index
     }
 
     /// The same format for a year outside 0-9999, which a fixed-width buffer cannot hold.

@@ -5,6 +5,12 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
+    /// The duration in whole nanoseconds, truncated toward zero (as the JetStream API wants
+    /// them); overflows past about 292 years.
+    package var nanosecondsValue: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+
     /// The duration in whole milliseconds, rounded up so a timer never fires early; 0 for
     /// zero and negative durations, clamped to `Int32.max` for `epoll_wait`.
     package var timeoutMilliseconds: Int32 {

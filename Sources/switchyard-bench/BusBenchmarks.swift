@@ -327,10 +327,7 @@ private final class EchoServer: Sendable {
         path = String(cString: mkdtemp(&template)) + "/echo.sock"
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         listener = descriptor
-        var address = socketAddress(path)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        _ = try? UnixAddress.with(path) { address, length in bind(descriptor, address, length) }
         listen(descriptor, 64)
         let thread = Thread {
             let listener = descriptor
@@ -403,10 +400,7 @@ final class SocketLine {
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = socketAddress(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = try? UnixAddress.with(path) { address, length in connect(descriptor, address, length) }
         guard connected == 0 else {
             close(descriptor)
             throw Failure()
@@ -418,12 +412,7 @@ final class SocketLine {
     }
 
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { return }
-            offset += sent
-        }
+        sendAll(bytes, to: descriptor)
     }
 
     /// The length of the next line (its bytes are skipped); `nil` at the end of the stream.
@@ -466,15 +455,6 @@ struct Percentiles: Sendable {
         p50 = sorted.isEmpty ? .infinity : sorted[sorted.count / 2]
         p99 = sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
     }
-}
-
-private func socketAddress(_ path: String) -> sockaddr_un {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-        for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-    }
-    return address
 }
 
 /// The resident memory of a process in MB, from /proc.

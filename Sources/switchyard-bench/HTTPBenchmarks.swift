@@ -163,12 +163,7 @@ private final class HTTPBenchClient {
     }
 
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { return }
-            offset += sent
-        }
+        sendAll(bytes, to: descriptor)
     }
 
     /// The next line without its line break; `nil` at the end of the stream or on a timeout.

@@ -1,6 +1,7 @@
 import Foundation
 import NATSPlugin
 import Switchyard
+import SwitchyardIO
 
 /// The `nats` benchmark cases: two buses in this process bridged by `nats` plugins through a
 /// real nats-server on 127.0.0.1 (started per measurement, so every run has a fresh store).
@@ -120,7 +121,7 @@ private func percentile(_ values: [Duration], _ quantile: Double) -> Duration {
 }
 
 private func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    duration.secondsValue * 1000
 }
 
 /// A nats-server with JetStream on a free port and a store of its own, for one measurement.
@@ -167,7 +168,7 @@ enum RawNATS {
     /// id that changes with each message, the origin, the source) and the same JSON payload.
     /// The messages are encoded before the clock starts and written 100 to a `write`.
     static func throughput(count: Int) async -> Double {
-        await onThread { session in
+        await withSession { session in
             var payload: [UInt8] = []
             fixPayload.serialize(into: &payload)
             let chunks = (0..<(count / 100)).map { chunk in
@@ -195,7 +196,7 @@ enum RawNATS {
     /// (`Nats-Msg-Id` and the two Switchyard ones), the same payload and a reply inbox, at most
     /// `window` unacknowledged — timed until the server acknowledged all `count`.
     static func jetStreamThroughput(count: Int, window: Int) async -> Double {
-        await onThread { session in
+        await withSession { session in
             session.write(Array("SUB _INBOX.raw.* 2\r\n".utf8))
             let create = #"{"name":"RAW","subjects":["raw.>"],"storage":"file","duplicate_window":120000000000}"#
             session.write(Array("PUB $JS.API.STREAM.CREATE.RAW _INBOX.raw.setup \(create.utf8.count)\r\n\(create)\r\n".utf8))
@@ -245,7 +246,7 @@ enum RawNATS {
     static let rawSubject = "switchyard.bench.tick"
 
     static func latency(samples: Int, quantile: Double) async -> Double {
-        await onThread { session in
+        await withSession { session in
             var payload: [UInt8] = []
             fixPayload.serialize(into: &payload)
             let message = Array("PUB \(rawSubject) \(payload.count)\r\n".utf8) + payload + [13, 10]
@@ -272,15 +273,13 @@ enum RawNATS {
     }
 
     /// Runs `body` on a thread with a connected session to a fresh server; 0 when that fails.
-    private static func onThread(_ body: @escaping @Sendable (RawSession) -> Double) async -> Double {
+    private static func withSession(_ body: @escaping @Sendable (RawSession) -> Double) async -> Double {
         guard let server = NATSBenchServer() else { return 0 }
         defer { server.stop() }
-        return await withCheckedContinuation { continuation in
-            Thread {
-                guard let session = RawSession(port: server.port) else { return continuation.resume(returning: 0) }
-                continuation.resume(returning: body(session))
-                close(session.descriptor)
-            }.start()
+        return await onThread {
+            guard let session = RawSession(port: server.port) else { return 0 }
+            defer { close(session.descriptor) }
+            return body(session)
         }
     }
 

@@ -47,6 +47,19 @@ struct ClientOptions: Sendable {
                                          knownKinds: registry.kinds).bus.dataDirectory
     }
 
+    /// The data directory the options name, or `nil` once the reason it cannot be found is
+    /// printed (a configuration error as itself, anything else as `switchyard: error: …`).
+    func dataDirectoryOrReport() -> String? {
+        do {
+            return try resolvedDataDirectory()
+        } catch let error as ConfigurationError {
+            Output.error(error.description)
+        } catch {
+            Output.error("switchyard: error: \(error)")
+        }
+        return nil
+    }
+
     /// The control socket the options name.
     func resolvedSocket() throws -> String {
         if let socket { return socket }

@@ -31,16 +31,8 @@ struct JournalCommand: Sendable {
     }
 
     func run() -> ExitStatus {
-        let directory: JournalDirectory
-        do {
-            directory = JournalDirectory(dataDirectory: try options.resolvedDataDirectory())
-        } catch let error as ConfigurationError {
-            Output.error(error.description)
-            return .failure
-        } catch {
-            Output.error("switchyard: error: \(error)")
-            return .failure
-        }
+        guard let dataDirectory = options.dataDirectoryOrReport() else { return .failure }
+        let directory = JournalDirectory(dataDirectory: dataDirectory)
         do throws(JournalError) {
             switch subcommand {
             case "verify" where repair:

@@ -24,16 +24,7 @@ struct JournalTransferCommand: Sendable {
     }
 
     func run() -> ExitStatus {
-        let dataDirectory: String
-        do {
-            dataDirectory = try options.resolvedDataDirectory()
-        } catch let error as ConfigurationError {
-            Output.error(error.description)
-            return .failure
-        } catch {
-            Output.error("switchyard: error: \(error)")
-            return .failure
-        }
+        guard let dataDirectory = options.dataDirectoryOrReport() else { return .failure }
         let directory = JournalDirectory(dataDirectory: dataDirectory)
         do throws(JournalError) {
             if export, let tracks {

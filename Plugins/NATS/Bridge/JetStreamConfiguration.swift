@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardIO
 
 /// The stream the bridge creates when it is absent.
 public struct StreamConfiguration: Sendable, Hashable {
@@ -74,10 +75,10 @@ public struct StreamConfiguration: Sendable, Hashable {
             "subjects": .array(subjects.map(JSON.string)),
             "retention": .string(retention.rawValue),
             "storage": .string(storage.rawValue),
-            "max_age": .integer(maxAge.map(nanoseconds) ?? 0),
+            "max_age": .integer(maxAge?.nanosecondsValue ?? 0),
             "max_msgs": .integer(Int64(maxMessages ?? -1)),
             "max_bytes": .integer(Int64(maxBytes ?? -1)),
-            "duplicate_window": .integer(nanoseconds(duplicateWindow)),
+            "duplicate_window": .integer(duplicateWindow.nanosecondsValue),
             "num_replicas": .integer(Int64(replicas)),
             "discard": "old",
         ])
@@ -136,7 +137,7 @@ public struct ConsumerConfiguration: Sendable, Hashable {
             "durable_name": .string(durable),
             "ack_policy": "explicit",
             "deliver_policy": .string(deliverPolicy.rawValue),
-            "ack_wait": .integer(nanoseconds(ackWait)),
+            "ack_wait": .integer(ackWait.nanosecondsValue),
             "max_ack_pending": .integer(Int64(maxAckPending)),
             "max_deliver": -1,
             "replay_policy": "instant",
@@ -144,9 +145,4 @@ public struct ConsumerConfiguration: Sendable, Hashable {
         if let filterSubject { config["filter_subject"] = .string(filterSubject) }
         return .object(["stream_name": .string(stream), "config": .object(config)])
     }
-}
-
-/// A duration in whole nanoseconds, as the JetStream API wants them.
-func nanoseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
 }

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardIO
 
 /// The bridge's pull requests to its JetStream consumer — a state machine without I/O.
 ///
@@ -41,7 +42,7 @@ struct PullRequests: Sendable {
         let token = "f\(issued)"
         outstanding = Outstanding(token: token, remaining: batch, deadline: now + expires + Self.grace)
         var body: [UInt8] = []
-        JSON.object(["batch": .integer(Int64(batch)), "expires": .integer(nanoseconds(expires))]).serialize(into: &body)
+        JSON.object(["batch": .integer(Int64(batch)), "expires": .integer(expires.nanosecondsValue)]).serialize(into: &body)
         return (token, body)
     }
 

@@ -1,3 +1,5 @@
+import SwitchyardIO
+
 /// Paces publishing from the journal to `drainRate` actions a second: a token bucket holding
 /// at most a tenth of a second of actions, so a backlog after an outage drains at the rate
 /// and never in one burst — a state machine fed the time, without I/O.
@@ -21,7 +23,7 @@ struct DrainPacer: Sendable {
     mutating func allowance(now: Duration) -> Int {
         guard let rate else { return Int.max }
         if now > updated {
-            tokens = min(Double(burst), tokens + Self.seconds(now - updated) * Double(rate))
+            tokens = min(Double(burst), tokens + (now - updated).secondsValue * Double(rate))
             updated = now
         }
         return Int(tokens.rounded(.down))
@@ -38,9 +40,5 @@ struct DrainPacer: Sendable {
     var delay: Duration {
         guard let rate, tokens < 1 else { return .zero }
         return .nanoseconds(Int64(((1 - tokens) / Double(rate) * 1e9).rounded(.up)))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -170,12 +170,10 @@ final class NATSBridge: Sendable {
             for await _ in context.actions {}
             return
         }
-        var subjects: [String: String] = [:]
+        var encoder = ForwardEncoder(origin: origin, mapping: settings.mapping)
         for await action in context.actions {
             guard pattern.matches(action.type), action.source != context.name, !action.source.hasPrefix("nats:") else { continue }
-            let subject = subjects[action.type] ?? settings.mapping.subject(for: action.type)
-            if subjects.count < 4096 { subjects[action.type] = subject }
-            let message = OutgoingMessage(action: action, origin: origin, subject: subject)
+            let message = encoder.message(action, isResend: false)
             let effects = withMachine { $0.submit(message, now: now()) }
             report(effects.reports)
         }

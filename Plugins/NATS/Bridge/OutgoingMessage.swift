@@ -58,7 +58,7 @@ struct OutgoingMessage: Sendable, Hashable {
         block.append(contentsOf: "NATS/1.0\r\n\(Header.messageID): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &block)
         block.append(UInt8(ascii: "-"))
-        NATSCommand.appendDecimal(id, to: &block)
+        LineBytes.appendDecimal(id, to: &block)
         block.append(contentsOf: "\r\n\(Header.origin): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &block)
         block.append(contentsOf: "\r\n\(Header.source): ".utf8)
@@ -70,5 +70,24 @@ struct OutgoingMessage: Sendable, Hashable {
     /// The `HPUB` operation, with `replyTo` when a JetStream acknowledgement is wanted.
     func encode(replyTo: String?, into output: inout [UInt8]) {
         NATSCommand.publish(subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &output)
+    }
+
+    /// The `HPUB` operation with the reply subject `<replyPrefix><actionID>` (a JetStream
+    /// acknowledgement inbox), built straight into `output`: the same bytes as
+    /// ``encode(replyTo:into:)`` without making the reply subject a string first.
+    func encode(replyPrefix: [UInt8], into output: inout [UInt8]) {
+        NATSCommand.publish(subject: subject, replyPrefix: replyPrefix, number: actionID, headers: headers, payload: payload, into: &output)
+    }
+}
+
+extension OutgoingMessage {
+    /// A message from parts already encoded.
+    init(actionID: UInt64, type: String, subject: String, headers: [UInt8], payload: [UInt8], isResend: Bool) {
+        self.actionID = actionID
+        self.type = type
+        self.subject = subject
+        self.headers = headers
+        self.payload = payload
+        self.isResend = isResend
     }
 }

@@ -1,7 +1,7 @@
 import Switchyard
 
-/// Encodes the actions published from the journal with as little work per action as the
-/// message allows: the header block's fixed parts (the `NATS/1.0` line, the
+/// Encodes the actions the bridge publishes (from the journal, live, and in core mode) with as
+/// little work per action as the message allows: the header block's fixed parts (the `NATS/1.0` line, the
 /// `Nats-Msg-Id: <origin>-` prefix, the `Switchyard-Origin` line) are built once, and each
 /// action type's subject and each source's header line are remembered, so an action costs
 /// its id's digits and its payload.
@@ -51,7 +51,7 @@ struct ForwardEncoder: Sendable {
         var headers: [UInt8] = []
         headers.reserveCapacity(idPrefix.count + 20 + originLine.count + source.count)
         headers.append(contentsOf: idPrefix)
-        NATSCommand.appendDecimal(id, to: &headers)
+        LineBytes.appendDecimal(id, to: &headers)
         headers.append(contentsOf: originLine)
         headers.append(contentsOf: source)
         return OutgoingMessage(actionID: id, type: type, subject: subject, headers: headers, payload: payload, isResend: isResend)
@@ -72,38 +72,5 @@ struct ForwardEncoder: Sendable {
         line.append(contentsOf: "\r\n\r\n".utf8)
         if sources.count < Self.cacheLimit { sources[source] = line }
         return line
-    }
-}
-
-extension OutgoingMessage {
-    /// A message from parts already encoded.
-    init(actionID: UInt64, type: String, subject: String, headers: [UInt8], payload: [UInt8], isResend: Bool) {
-        self.actionID = actionID
-        self.type = type
-        self.subject = subject
-        self.headers = headers
-        self.payload = payload
-        self.isResend = isResend
-    }
-}
-
-extension OutgoingMessage {
-    /// The `HPUB` operation with the reply subject `<replyPrefix><actionID>` (a JetStream
-    /// acknowledgement inbox), built straight into `output`: the same bytes as
-    /// ``encode(replyTo:into:)`` without making the reply subject a string first.
-    func encode(replyPrefix: [UInt8], into output: inout [UInt8]) {
-        output.append(contentsOf: "HPUB ".utf8)
-        output.append(contentsOf: subject.utf8)
-        output.append(UInt8(ascii: " "))
-        output.append(contentsOf: replyPrefix)
-        NATSCommand.appendDecimal(actionID, to: &output)
-        output.append(UInt8(ascii: " "))
-        NATSCommand.appendDecimal(UInt64(headers.count), to: &output)
-        output.append(UInt8(ascii: " "))
-        NATSCommand.appendDecimal(UInt64(headers.count + payload.count), to: &output)
-        output.append(contentsOf: "\r\n".utf8)
-        output.append(contentsOf: headers)
-        output.append(contentsOf: payload)
-        output.append(contentsOf: "\r\n".utf8)
     }
 }

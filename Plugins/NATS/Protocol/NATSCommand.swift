@@ -20,18 +20,34 @@ enum NATSCommand {
     /// `PUB subject [reply] size\r\npayload\r\n`, or `HPUB` with `headers` (encoded with
     /// ``NATSHeaders/encoded``) when there are any.
     static func publish(subject: String, replyTo: String? = nil, headers: [UInt8] = [], payload: some Collection<UInt8>, into output: inout [UInt8]) {
-        output.append(contentsOf: (headers.isEmpty ? "PUB " : "HPUB ").utf8)
-        output.append(contentsOf: subject.utf8)
-        if let replyTo {
+        publish(subject: subject, headers: headers, payload: payload, into: &output) { output in
+            guard let replyTo else { return }
             output.append(UInt8(ascii: " "))
             output.append(contentsOf: replyTo.utf8)
         }
+    }
+
+    /// The same operation with the reply subject `<replyPrefix><number>` (a JetStream
+    /// acknowledgement inbox per action), written without making it a string first.
+    static func publish(subject: String, replyPrefix: [UInt8], number: UInt64, headers: [UInt8], payload: some Collection<UInt8>, into output: inout [UInt8]) {
+        publish(subject: subject, headers: headers, payload: payload, into: &output) { output in
+            output.append(UInt8(ascii: " "))
+            output.append(contentsOf: replyPrefix)
+            LineBytes.appendDecimal(number, to: &output)
+        }
+    }
+
+    private static func publish(subject: String, headers: [UInt8], payload: some Collection<UInt8>, into output: inout [UInt8],
+                                reply: (inout [UInt8]) -> Void) {
+        output.append(contentsOf: (headers.isEmpty ? "PUB " : "HPUB ").utf8)
+        output.append(contentsOf: subject.utf8)
+        reply(&output)
         if !headers.isEmpty {
             output.append(UInt8(ascii: " "))
-            appendDecimal(UInt64(headers.count), to: &output)
+            LineBytes.appendDecimal(UInt64(headers.count), to: &output)
         }
         output.append(UInt8(ascii: " "))
-        appendDecimal(UInt64(headers.count + payload.count), to: &output)
+        LineBytes.appendDecimal(UInt64(headers.count + payload.count), to: &output)
         output.append(contentsOf: "\r\n".utf8)
         output.append(contentsOf: headers)
         output.append(contentsOf: payload)
@@ -46,19 +62,5 @@ enum NATSCommand {
     /// `UNSUB sid\r\n`.
     static func unsubscribe(sid: String, into output: inout [UInt8]) {
         output.append(contentsOf: "UNSUB \(sid)\r\n".utf8)
-    }
-
-    /// Appends the decimal digits of `value`, without a temporary array or string: the one
-    /// decimal writer of the protocol, the forward encoder's per-action ids included.
-    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
-        var digits: (UInt64, Int) = (1, 1)
-        while digits.0 <= value / 10 { digits = (digits.0 * 10, digits.1 + 1) }
-        var rest = value
-        var unit = digits.0
-        for _ in 0..<digits.1 {
-            output.append(UInt8(ascii: "0") + UInt8(rest / unit))
-            rest %= unit
-            unit /= 10
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Switchyard
 
 /// The header block of a NATS message: `NATS/1.0`, an optional status (`503`, `408 Request
 /// Timeout`), then `Name: value` lines.
@@ -124,7 +125,7 @@ struct NATSHeaders: Sendable, Hashable {
         var block: [UInt8] = Array("NATS/1.0".utf8)
         if let status {
             block.append(UInt8(ascii: " "))
-            NATSCommand.appendDecimal(UInt64(clamping: status), to: &block)
+            LineBytes.appendDecimal(UInt64(clamping: status), to: &block)
             if !statusDescription.isEmpty {
                 block.append(UInt8(ascii: " "))
                 Self.appendSingleLine(statusDescription, to: &block)

@@ -14,7 +14,7 @@ struct ControlPeerTests {
         let control = allowed ? #", "control": {"allowUIDs": [0]}"# : ""
         let config = try directory.write("config.json", #"{"bus": {"name": "peer", "dataDirectory": "data"\#(control)}, "plugins": []}"#)
         let log = directory.url.appendingPathComponent("bus.log").path
-        let bus = try SecondUser.start([SwitchyardProcess.executable.path, "run", config], in: directory.url, log: log)
+        let bus = try SecondUser.start([try SecondUser.executable(in: directory.url), "run", config], in: directory.url, log: log)
         defer {
             bus.terminate()
             bus.waitUntilExit()

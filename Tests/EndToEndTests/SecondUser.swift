@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 
 /// A second, unprivileged user for tests of ownership and peer checks; created with `useradd`
 /// when the tests run as root (CI does), unavailable otherwise.
@@ -43,6 +44,19 @@ enum SecondUser {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// The `switchyard` executable copied, with the `switchyard-bus` it starts, into
+    /// `directory/bin`: the build's own copy may sit under a directory only root can enter (a
+    /// clone in `mktemp -d`, mode 0700), where the second user could not start it.
+    static func executable(in directory: URL) throws -> String {
+        let bin = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let built = SwitchyardProcess.executable.deletingLastPathComponent()
+        for name in ["switchyard", "switchyard-bus"] {
+            try FileManager.default.copyItem(at: built.appendingPathComponent(name), to: bin.appendingPathComponent(name))
+        }
+        return bin.appendingPathComponent("switchyard").path
     }
 
     /// Hands `path` (and, with `recursive`, everything under it) to the second user.

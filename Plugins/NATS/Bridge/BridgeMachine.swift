@@ -166,6 +166,13 @@ struct BridgeMachine: Sendable {
     /// A message from the server.
     mutating func received(_ message: NATSMessage, now: Duration) -> Effects {
         var effects = Effects()
+        received(message, now: now, into: &effects)
+        return effects
+    }
+
+    /// A message from the server, its effects added to `effects`: a run of messages is fed
+    /// in without an array of effects per message.
+    mutating func received(_ message: NATSMessage, now: Duration, into effects: inout Effects) {
         switch configuration.mode {
         case .core:
             if message.sid != Self.inboxSID { deliver(message, ackSubject: nil, effects: &effects) }
@@ -186,7 +193,6 @@ struct BridgeMachine: Sendable {
                 reply(token: token, message: message, now: now, effects: &effects)
             }
         }
-        return effects
     }
 
     private mutating func deliver(_ message: NATSMessage, ackSubject: String?, effects: inout Effects) {
@@ -207,7 +213,8 @@ struct BridgeMachine: Sendable {
             case 409:
                 let reason = message.headers?.statusDescription ?? ""
                 if reason.lowercased().contains("consumer deleted") {
-                    effects.close = "the consumer was deleted"
+                    // The first reason to close in a run of messages is the one reported.
+                    effects.close = effects.close ?? "the consumer was deleted"
                     return
                 }
                 pulls.ended(token: token)
@@ -304,7 +311,7 @@ struct BridgeMachine: Sendable {
             setup = nil
             becomeReady(now: now, effects: &effects)
         case .failed(let reason):
-            effects.close = reason
+            effects.close = effects.close ?? reason
         }
     }
 

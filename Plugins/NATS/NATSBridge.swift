@@ -116,7 +116,7 @@ final class NATSBridge: Sendable {
     func apply(_ effects: BridgeMachine.Effects, to shared: inout Shared) {
         if shared.forward != nil { settle(effects, in: &shared) }
         guard let connection = shared.connection else { return }
-        if !effects.bytes.isEmpty, connection.write(effects.bytes), connection.isCongested {
+        if !effects.bytes.isEmpty, connection.queue(effects.bytes) == true {
             shared.machine.congested()
         }
         if let reason = effects.close {

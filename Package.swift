@@ -3,7 +3,7 @@ import PackageDescription
 
 /// The built-in plugins: one target each under Plugins/, all depending on Switchyard only.
 let pluginTargets: [Target] = [
-    .target(name: "LoggerPlugin", dependencies: ["Switchyard"], path: "Plugins/Logger"),
+    .target(name: "LoggerPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/Logger"),
     .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
     .target(name: "GPSDPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/GPSD"),
     .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/LocationEmitter"),

@@ -1,12 +1,13 @@
-import Dispatch
 import Foundation
 import Synchronization
 import Switchyard
+import SwitchyardIO
 
 /// Writes whole lines to a file descriptor off the cooperative thread pool.
 ///
-/// A write to a stalled terminal or pipe can block; it blocks this writer's queue, never a
-/// Swift concurrency thread. At most `maxPendingLines` wait besides those being written; beyond
+/// A write to a stalled terminal or pipe can block; it blocks this writer's own thread, never a
+/// Swift concurrency thread or a libdispatch worker, so the logger costs one thread however busy
+/// the bus is (and none after ``idleThreadExit`` without lines). At most `maxPendingLines` wait besides those being written; beyond
 /// that lines are dropped and counted, so a stalled output never grows memory.
 ///
 /// Lines that queue up while one write runs go out together in the next, in chunks of whole
@@ -25,6 +26,9 @@ final class LineWriter: Sendable {
     /// The most bytes of several lines written in one call: `PIPE_BUF`, the size up to which
     /// a pipe write is never split by another writer's. A longer line is written on its own.
     static let atomicChunk = 4096
+    /// How long the writer's thread stays parked without lines before it ends (the next line
+    /// starts it again).
+    static let idleThreadExit: Duration = .seconds(10)
 
     private struct Pending: Sendable {
         var bytes: [UInt8] = []
@@ -38,7 +42,7 @@ final class LineWriter: Sendable {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let maxPendingLines: Int
-    private let queue = DispatchQueue(label: "switchyard.logger.writer")
+    private let thread = WorkerThread(name: "logger-writer", idleExit: LineWriter.idleThreadExit)
     private let pending = Mutex(Pending())
 
     /// Opens the destination. Throws ``LineWriterError`` when a file cannot be opened.
@@ -84,7 +88,7 @@ final class LineWriter: Sendable {
             defer { pending.draining = true }
             return (true, !pending.draining)
         }
-        if startDrain { queue.async { [self] in drain() } }
+        if startDrain { thread.submit { [self] in drain() } }
         return admitted
     }
 
@@ -125,11 +129,8 @@ final class LineWriter: Sendable {
 
     /// Waits until every queued line is written, then closes a file the writer opened.
     func finish() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { [descriptor, ownsDescriptor] in
-                if ownsDescriptor { close(descriptor) }
-                continuation.resume()
-            }
+        await thread.run { [descriptor, ownsDescriptor] in
+            if ownsDescriptor { close(descriptor) }
         }
     }
 }

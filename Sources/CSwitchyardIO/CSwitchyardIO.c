@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
@@ -51,6 +52,13 @@ int csio_pidfd_exited(int pidfd) {
     siginfo_t info = { 0 };
     if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
     return info.si_pid != 0;
+}
+
+void csio_name_thread(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    pthread_setname_np(pthread_self(), truncated);
 }
 
 void csio_block_sigpipe(void) {

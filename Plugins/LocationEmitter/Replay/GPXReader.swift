@@ -1,16 +1,13 @@
 import Foundation
 import Switchyard
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
-/// Reads the track points of a GPX 1.0 or 1.1 file with Foundation's `XMLParser`.
+/// Reads the track points of a GPX 1.0 or 1.1 file with ``XMLTokenizer``.
 ///
 /// Each `trkpt` with `lat`, `lon` and a `time` becomes a sample; `ele`, `speed`, `course`
 /// (GPX 1.0) and `fix` are used when present. Points without a time or with an invalid
 /// position are skipped and counted; routes (`rtept`) and waypoints (`wpt`) are not tracks
-/// and are ignored.
+/// and are ignored. Our own tokenizer, not Foundation's `XMLParser`, so the bus does not load
+/// FoundationXML and libxml2 (1.8 MB resident) to read a file it reads once.
 struct GPXReader {
     /// What a file contained.
     struct Result: Sendable, Hashable {
@@ -24,7 +21,7 @@ struct GPXReader {
 
     /// The document is not well-formed XML.
     struct MalformedDocument: Error, Sendable, Hashable, CustomStringConvertible {
-        /// `line 3, column 14: <the parser's reason>`.
+        /// `line 3, column 24: <what is wrong>`.
         let description: String
     }
 
@@ -32,59 +29,52 @@ struct GPXReader {
     ///
     /// - Throws: ``MalformedDocument`` with the line and column when the XML is not well formed.
     static func read(_ data: Data) throws(MalformedDocument) -> Result {
-        let parser = XMLParser(data: data)
-        let collector = TrackPointCollector(parser: parser)
-        parser.delegate = collector
-        // FoundationXML on Linux can return true from parse() after an error, so the error the
-        // delegate saw decides.
-        let finished = parser.parse()
-        if let problem = collector.firstError {
-            throw MalformedDocument(description: problem)
-        }
-        guard finished else {
-            throw MalformedDocument(description: "line \(parser.lineNumber), column \(parser.columnNumber): unreadable XML")
+        var collector = TrackPointCollector()
+        do throws(XMLError) {
+            var tokenizer = try XMLTokenizer(Array(data))
+            while let event = try tokenizer.next() {
+                switch event {
+                case .start(let tag):
+                    collector.start(tag) { tokenizer.position(of: tag.offset).line }
+                case .end(let name, _):
+                    collector.end(XMLStartTag.localName(name))
+                case .text(let text):
+                    collector.text(text)
+                }
+            }
+        } catch {
+            throw MalformedDocument(description: error.description)
         }
         return collector.result
     }
 }
 
-/// The parser delegate: collects `trkpt` elements and their children.
-private final class TrackPointCollector: NSObject, XMLParserDelegate {
+/// Collects `trkpt` elements and their children as the tokenizer hands them out.
+private struct TrackPointCollector {
     private struct Point {
         var line: Int
         var latitude: Double?
         var longitude: Double?
-        var fields: [String: String] = [:]
+        var fields: [Substring: String] = [:]
     }
 
-    private unowned let parser: XMLParser
     private(set) var result = GPXReader.Result()
-    private(set) var firstError: String?
     private var point: Point?
     private var text = ""
 
-    init(parser: XMLParser) {
-        self.parser = parser
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        if localName(elementName) == "trkpt" {
-            point = Point(
-                line: parser.lineNumber, latitude: attributes["lat"].flatMap { Double($0) },
-                longitude: attributes["lon"].flatMap { Double($0) })
+    /// A start tag; `line` gives its line, asked only for a track point.
+    mutating func start(_ tag: XMLStartTag, line: () -> Int) {
+        if tag.localName == "trkpt" {
+            point = Point(line: line(), latitude: Self.number(tag.value(of: "lat")), longitude: Self.number(tag.value(of: "lon")))
         }
         text = ""
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    mutating func text(_ string: String) {
         if point != nil { text += string }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        let name = localName(elementName)
+    mutating func end(_ name: Substring) {
         if name == "trkpt", let finished = point {
             point = nil
             finish(finished)
@@ -93,26 +83,12 @@ private final class TrackPointCollector: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        guard firstError == nil else { return }
-        firstError = "line \(parser.lineNumber), column \(parser.columnNumber): \(Self.describe(parseError))"
-        parser.abortParsing()
+    /// A decimal attribute; GPX's schema collapses white space around it.
+    private static func number(_ value: String?) -> Double? {
+        value.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    /// libxml2's codes for the usual mistakes; Foundation on Linux gives no message.
-    private static func describe(_ error: any Error) -> String {
-        let code = (error as NSError).code
-        switch code {
-        case 4: return "the document is empty"
-        case 5: return "extra content after the root element"
-        case 73: return "'>' expected"
-        case 76: return "an end tag does not match its start tag"
-        case 77: return "an element is not closed"
-        default: return "XML error \(code)"
-        }
-    }
-
-    private func finish(_ point: Point) {
+    private mutating func finish(_ point: Point) {
         guard let latitude = point.latitude, let longitude = point.longitude, abs(latitude) <= 90, abs(longitude) <= 180
         else { return skip("line \(point.line): a track point without a valid lat and lon") }
         guard let timeText = point.fields["time"], let time = Timestamp.parseISO8601(timeText) else {
@@ -134,13 +110,8 @@ private final class TrackPointCollector: NSObject, XMLParserDelegate {
         result.samples.append(RecordedSample(sample: sample, time: .absolute(time.timeIntervalSince1970)))
     }
 
-    private func skip(_ problem: String) {
+    private mutating func skip(_ problem: String) {
         result.skippedPoints += 1
         if result.firstProblem == nil { result.firstProblem = problem }
-    }
-
-    /// The element name without a namespace prefix (`gpx:trkpt` → `trkpt`).
-    private func localName(_ name: String) -> String {
-        name.split(separator: ":").last.map(String.init) ?? name
     }
 }

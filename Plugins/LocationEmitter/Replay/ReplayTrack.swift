@@ -39,7 +39,8 @@ struct ReplayTrack: Sendable, Hashable {
         self.skipped = skipped
     }
 
-    /// Reads the NMEA or GPX file at `path` (GPX when its first non-blank character is `<`).
+    /// Reads the NMEA or GPX file at `path` (GPX when its first non-blank character, after any
+    /// byte-order mark, is `<`).
     ///
     /// - Throws: ``LoadError`` when the file cannot be read, is malformed GPX, or holds no
     ///   position at all.
@@ -55,7 +56,9 @@ struct ReplayTrack: Sendable, Hashable {
         }
         let samples: [RecordedSample]
         var skipped: String?
-        if data.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
+        // A UTF-8 byte-order mark may precede a GPX file's first `<`.
+        let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        if text.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
             let result: GPXReader.Result
             do {
                 result = try GPXReader.read(data)

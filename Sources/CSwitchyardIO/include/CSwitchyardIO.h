@@ -56,6 +56,10 @@ int csio_pidfd_exited(int pidfd);
 /// with EPIPE instead of killing the process.
 void csio_block_sigpipe(void);
 
+/// Names the calling thread, as `top -H` and /proc/PID/task/TID/comm show it (the first 15
+/// bytes: Linux keeps no more).
+void csio_name_thread(const char *name);
+
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK).
 int csio_pipe(int fds[2]);
 

@@ -1,15 +1,17 @@
-import Dispatch
 import Foundation
 import Synchronization
+import SwitchyardIO
 
 /// The journal of a running bus: appends every reduced batch, writes snapshots in the
 /// background, and flushes on the configured policy.
 ///
 /// The store hands each reduced batch to ``commit(_:)`` and publishes it — and acknowledges
 /// its dispatches — only once the writer's thread has written it (``JournalCommitter``), so
-/// with `fsync: always` an acknowledged dispatch is on disk. Snapshots and periodic flushes run
-/// on a queue of their own, off the writer's path; at most one snapshot waits at a time (a
-/// newer one replaces it). No journal I/O runs on the Swift concurrency pool.
+/// with `fsync: always` an acknowledged dispatch is on disk. Snapshots, and periodic flushes
+/// after many appends, run on a background thread of their own, off the writer's path; at most
+/// one snapshot waits at a time (a newer one replaces it). No journal I/O runs on the Swift
+/// concurrency pool or a libdispatch worker: both threads are the journal's own, so a busy bus
+/// has no more of them than an idle one, and each ends after ``idleThreadExit`` without work.
 final class Journal: Sendable {
     /// How often the `interval` policy flushes: once a second.
     static let flushInterval: Duration = .seconds(1)
@@ -18,6 +20,14 @@ final class Journal: Sendable {
     /// The free space a journal needs to start: 256 KiB. A bus on a full disk refuses to start
     /// rather than run until its first write fails.
     static let minimumFreeBytes = 256 << 10
+    /// How long the journal's threads stay parked without work before they end (the next work
+    /// starts them again).
+    static let idleThreadExit: Duration = .seconds(10)
+    /// The most actions appended since the previous periodic flush for which the flush runs on
+    /// the writer's thread: their `fdatasync` is short, so an idle bus parks no second thread.
+    /// After more, a flush could hold up appends for a long sync and runs on the background
+    /// thread, beside them.
+    static let writerThreadFlushLimit: UInt64 = 512
 
     private struct SnapshotState: Sendable {
         var pending: JournalSnapshot?
@@ -29,7 +39,13 @@ final class Journal: Sendable {
     let writer: JournalWriter
     private let committer: JournalCommitter
     private let log: LogSink
-    private let queue = DispatchQueue(label: "switchyard.journal", qos: .utility)
+    private let background = WorkerThread(name: "journal-bg", idleExit: Journal.idleThreadExit)
+    /// The last sequence the previous periodic flush covered; `UInt64.max` before the first.
+    private let flushedThrough = Atomic<UInt64>(.max)
+    /// Held through every flush, which may run on either thread: a flush that finds nothing
+    /// dirty returns at once, so without it a snapshot's flush could return while another
+    /// thread's `fdatasync` of the actions before the snapshot is still under way.
+    private let flushOrder = Mutex(())
     private let snapshots: Mutex<SnapshotState>
     private let flushing = Mutex<Task<Void, Never>?>(nil)
 
@@ -90,7 +106,7 @@ final class Journal: Sendable {
             defer { snapshots.scheduled = true }
             return !snapshots.scheduled
         }
-        if schedule { queue.async { self.writePendingSnapshots() } }
+        if schedule { background.submit { self.writePendingSnapshots() } }
     }
 
     /// Flushes every ``flushInterval`` of `clock` until ``close(finalState:)``: the data and
@@ -105,7 +121,7 @@ final class Journal: Sendable {
                     return
                 }
                 guard let self else { return }
-                if writer.fsync != .never { queue.async { self.flushNow() } }
+                if writer.fsync != .never { scheduleFlush() }
             }
         }
         flushing.withLock { $0 = task }
@@ -117,9 +133,7 @@ final class Journal: Sendable {
     /// stopped.
     func close(finalState: JSON) async {
         flushing.withLock { $0?.cancel() }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { continuation.resume() }
-        }
+        await background.run {}
         await committer.run { self.closeNow(finalState: finalState) }
     }
 
@@ -152,9 +166,23 @@ final class Journal: Sendable {
         committer.onFailure(handler)
     }
 
+    /// Queues a periodic flush, unless nothing was appended since the previous one (which
+    /// covered every append before it ran): on the writer's thread after few appends, on the
+    /// background thread after many (``writerThreadFlushLimit``).
+    private func scheduleFlush() {
+        let last = writer.lastSequence
+        let previous = flushedThrough.exchange(last, ordering: .relaxed)
+        if previous == last { return }
+        if previous != .max, last &- previous <= Self.writerThreadFlushLimit {
+            committer.perform { self.flushNow() }
+        } else {
+            background.submit { self.flushNow() }
+        }
+    }
+
     private func flushNow() {
         do {
-            try writer.flush()
+            try flushOrder.withLock { _ throws(JournalError) in try writer.flush() }
         } catch {
             committer.report(error)
         }
@@ -174,7 +202,7 @@ final class Journal: Sendable {
     /// runs ahead of the actions before it; then writes it and removes older ones.
     private func write(_ snapshot: JournalSnapshot) {
         do {
-            try writer.flush()
+            try flushOrder.withLock { _ throws(JournalError) in try writer.flush() }
             try snapshot.write(in: layout, at: Date())
             writer.account(bytes: FileSystem.size(layout.snapshotPath(sequence: snapshot.sequence)))
             snapshots.withLock { $0.latest = max($0.latest ?? 0, snapshot.sequence) }

@@ -1,5 +1,5 @@
-import Dispatch
 import Synchronization
+import SwitchyardIO
 
 /// Writes reduced batches to the journal on a thread of its own, with group commit.
 ///
@@ -8,7 +8,10 @@ import Synchronization
 /// `fsync: always`, one `fdatasync`, then resolves each batch's ``BatchCommit`` — with the
 /// failure when the append failed, so no batch of a failed group is ever acknowledged. While
 /// one group is written and flushed the next batches gather, so one flush covers everything
-/// that arrived meanwhile. No journal I/O runs on the Swift concurrency pool.
+/// that arrived meanwhile. The thread is the committer's own (not a libdispatch worker), so the
+/// journal's thread count does not follow the load; it ends after ``Journal/idleThreadExit``
+/// without work and the next batch starts it again. No journal I/O runs on the Swift
+/// concurrency pool.
 final class JournalCommitter: Sendable {
     private typealias Batch = (actions: [BusAction], commit: BatchCommit)
 
@@ -18,7 +21,7 @@ final class JournalCommitter: Sendable {
     }
 
     private let writer: JournalWriter
-    private let queue = DispatchQueue(label: "switchyard.journal.writer", qos: .userInitiated)
+    private let thread = WorkerThread(name: "journal-writer", idleExit: Journal.idleThreadExit)
     private let pending = Mutex(Pending())
     private let log: LogSink
     /// A struct, not a tuple: a closure in a `Mutex`'s tuple value is re-wrapped in thunks
@@ -66,16 +69,19 @@ final class JournalCommitter: Sendable {
             defer { pending.scheduled = true }
             return !pending.scheduled
         }
-        if schedule { queue.async { self.writeGroups() } }
+        if schedule { thread.submit { self.writeGroups() } }
         return commit
     }
 
     /// Runs `body` on the writer's thread once every batch handed over before is resolved,
     /// and returns its result; the calling task waits without holding a thread.
     func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: body()) }
-        }
+        await thread.run(body)
+    }
+
+    /// Runs `work` on the writer's thread after the batches handed over before.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        thread.submit(work)
     }
 
     private func writeGroups() {

@@ -1,0 +1,65 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+@testable import SwitchyardIO
+
+/// A worker's one thread: work in order, results handed back, and the thread ending when idle
+/// or released (counted in /proc/self/task by its name).
+struct WorkerThreadTests {
+    /// Threads of this process named `name`.
+    private func threads(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines) == name
+        }.count
+    }
+
+    /// Work from several tasks runs one item at a time, each task's in the order handed over,
+    /// on one thread; `run` returns the body's result after the work before it.
+    @Test func workRunsInOrderOnOneThread() async {
+        let worker = WorkerThread(name: "test-order")
+        let seen = Recorder<Int>()
+        let threadIDs = Recorder<UInt64>()
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<4 {
+                group.addTask {
+                    for index in 0..<250 {
+                        worker.submit {
+                            seen.append(sender * 1000 + index)
+                            threadIDs.append(UInt64(pthread_self()))
+                        }
+                    }
+                }
+            }
+        }
+        let count = await worker.run { seen.count }
+        #expect(count == 1000)
+        for sender in 0..<4 {
+            #expect(seen.all.filter { $0 / 1000 == sender } == (0..<250).map { sender * 1000 + $0 })
+        }
+        #expect(Set(threadIDs.all).count == 1)
+        #expect(threads(named: "test-order") == 1)
+    }
+
+    /// With `idleExit`, the thread ends once idle, and the next work starts another.
+    @Test func idleThreadEndsAndRestarts() async {
+        let worker = WorkerThread(name: "test-idle", idleExit: .milliseconds(20))
+        #expect(threads(named: "test-idle") == 0)
+        #expect(await worker.run { 1 } == 1)
+        await waitUntil("the idle thread ended") { threads(named: "test-idle") == 0 }
+        #expect(await worker.run { 2 } == 2)
+    }
+
+    /// Releasing the worker ends its thread after the work handed over.
+    @Test func releasedWorkerEndsItsThread() async {
+        let ran = Recorder<Int>()
+        do {
+            let worker = WorkerThread(name: "test-release")
+            _ = await worker.run { 0 }
+            for index in 0..<10 { worker.submit { ran.append(index) } }
+        }
+        await waitUntil("the released worker's thread ended") { threads(named: "test-release") == 0 }
+        #expect(ran.all == Array(0..<10))
+    }
+}

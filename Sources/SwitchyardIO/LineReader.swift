@@ -58,14 +58,41 @@ package struct LineReader: Sendable {
 
     /// The next whole line, a ``Piece/tooLong`` marker, or `nil` when more input is needed.
     package mutating func next() -> Piece? {
+        withNext { piece in
+            switch piece {
+            case .line(let bytes): .line(Array(bytes))
+            case .tooLong: .tooLong
+            }
+        }
+    }
+
+    /// What ``withNext(_:)`` lends out: the line's bytes inside the reader's own buffer.
+    package enum BorrowedPiece {
+        /// A whole line without its ending, valid only during the call.
+        case line(UnsafeBufferPointer<UInt8>)
+        /// A line longer than the limit, reported as soon as the limit is passed.
+        case tooLong
+    }
+
+    /// Hands the next whole line (or a ``BorrowedPiece/tooLong`` marker) to `body` without
+    /// copying it out of the buffer, and returns what `body` returns; `nil`, without calling
+    /// it, when more input is needed. The control server parses every request this way: a
+    /// copy of each line cost an allocation per request. `body` must not keep the pointer.
+    package mutating func withNext<Result>(_ body: (BorrowedPiece) -> Result) -> Result? {
         while true {
             if let newline = newlineIndex(from: start + searched) {
-                let piece = cut(upTo: newline)
+                let lineStart = start
+                var last = newline
+                if last > lineStart, buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
                 start = newline + 1
                 searched = 0
-                compact()
-                if let piece { return piece }
-                continue
+                // An empty line is skipped.
+                guard last > lineStart else {
+                    compact()
+                    continue
+                }
+                defer { compact() }
+                return lend(lineStart..<last, to: body)
             }
             searched = buffer.count - start
             if searched > maximumLength {
@@ -73,14 +100,20 @@ package struct LineReader: Sendable {
                 start = buffer.count
                 searched = 0
                 compact()
-                return .tooLong
+                return body(.tooLong)
             }
             if ended, start < buffer.count {
-                let piece = cut(upTo: buffer.count)
+                let lineStart = start
+                var last = buffer.count
+                if buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
                 start = buffer.count
                 searched = 0
-                compact()
-                if let piece { return piece }
+                guard last > lineStart else {
+                    compact()
+                    return nil
+                }
+                defer { compact() }
+                return lend(lineStart..<last, to: body)
             }
             return nil
         }
@@ -96,13 +129,11 @@ package struct LineReader: Sendable {
         }
     }
 
-    /// The line from `start` to `end`, `nil` for an empty one.
-    private func cut(upTo end: Int) -> Piece? {
-        var last = end
-        if last > start, buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
-        guard last > start else { return nil }
-        guard last - start <= maximumLength else { return .tooLong }
-        return .line(Array(buffer[start..<last]))
+    /// Calls `body` with the bytes of `range`, or with ``BorrowedPiece/tooLong`` when they are
+    /// over the limit.
+    private func lend<Result>(_ range: Range<Int>, to body: (BorrowedPiece) -> Result) -> Result {
+        guard range.count <= maximumLength else { return body(.tooLong) }
+        return buffer.withUnsafeBufferPointer { body(.line(UnsafeBufferPointer(rebasing: $0[range]))) }
     }
 
     private mutating func compact() {

@@ -112,4 +112,79 @@ struct JSONReaderTests {
             #expect(!past)
         }
     }
+
+    /// Member names match only as written, with whitespace around the `:`; anything else
+    /// leaves the reader where it was.
+    @Test(arguments: [
+        (#""op":1"#, true, 5),
+        (#""op" :  1"#, true, 8),
+        (#""opx":1"#, false, 0),
+        (#""o\u0070":1"#, false, 0),
+        (#""op"1"#, false, 0),
+        ("op:1", false, 0),
+        (#""op""#, false, 0),
+    ])
+    func memberNames(text: String, matches: Bool, end: Int) {
+        let result = step(text) { $0.member("op") }
+        #expect(result.value == matches && result.end == end, "\(result)")
+    }
+
+    /// Objects are entered and left member by member; a trailing comma or garbage after a
+    /// member is refused without moving.
+    @Test(arguments: [
+        (#"{"a":1,"b":[true]}"#, [true, false] as [Bool?], 18),
+        (#"{ "a" : 1 , "b" : [true] } "#, [true, false], 26),
+        (#"{"a":1,}"#, [nil], 6),
+        (#"{"a":1 x"#, [nil], 6),
+        (#"{"a":1"#, [nil], 6),
+    ])
+    func membersOfAnObject(text: String, answers: [Bool?], end: Int) {
+        reading(text) { reader in
+            let entered = reader.enterObject()
+            #expect(entered)
+            var seen: [Bool?] = []
+            for name: StaticString in ["a", "b"] {
+                guard reader.member(name), reader.value() != nil else { break }
+                let more = reader.nextMember()
+                seen.append(more)
+                if more != true { break }
+            }
+            #expect(seen == answers && reader.index == end, "\(seen) \(reader.index)")
+        }
+    }
+
+    /// Values are the full parser's, nesting counted from the objects entered; a malformed or
+    /// too deep value is refused without moving.
+    @Test func valuesAndDepth() {
+        reading(#"{"a":{"n":[1,2.5,null]}}"#) { reader in
+            let entered = reader.enterObject() && reader.member("a")
+            let value = reader.value()
+            let more = reader.nextMember()
+            #expect(entered && value == ["n": [1, 2.5, nil]])
+            #expect(more == false && reader.atEnd)
+        }
+        reading(#"[1,}"#) { reader in
+            let value = reader.value()
+            #expect(value == nil && reader.index == 0)
+        }
+        let depth = JSONLimits.maximumDepth
+        let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        reading(nested) { reader in
+            let value = reader.value()
+            #expect(value != nil)
+        }
+        reading("{\"a\":" + nested + "}") { reader in
+            let entered = reader.enterObject() && reader.member("a")
+            let value = reader.value()
+            #expect(entered && value == nil && reader.index == 5)
+        }
+        reading(String(repeating: "{\"a\":", count: depth + 1)) { reader in
+            var entered = 0
+            while reader.enterObject() {
+                entered += 1
+                _ = reader.member("a")
+            }
+            #expect(entered == depth)
+        }
+    }
 }

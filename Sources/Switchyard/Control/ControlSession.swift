@@ -98,14 +98,22 @@ struct ControlSession: Sendable {
         return step
     }
 
+    /// Frames and reads the next request; the line is read where the reader holds it,
+    /// never copied out.
     private mutating func parseNext() -> Step? {
-        guard let piece = reader.next() else { return nil }
-        let line: [UInt8]
-        switch piece {
-        case .tooLong: return .error(.lineTooLong(limit: reader.maximumLength))
-        case .line(let bytes): line = bytes
-        }
-        guard !isWatching else { return .error(.busy) }
+        let watching = isWatching
+        let limit = reader.maximumLength
+        guard let step = reader.withNext({ piece -> Step in
+            switch piece {
+            case .tooLong: return .error(.lineTooLong(limit: limit))
+            case .line(let line): return watching ? .error(.busy) : Self.step(reading: line)
+            }
+        }) else { return nil }
+        if case .watch = step { isWatching = true }
+        return step
+    }
+
+    private static func step(reading line: UnsafeBufferPointer<UInt8>) -> Step {
         let request: ControlRequest
         do {
             request = try ControlRequest(line: line)
@@ -122,7 +130,6 @@ struct ControlSession: Sendable {
         case .step:
             return .step
         case .watch(let actions, let state, let options):
-            isWatching = true
             return .watch(actions: actions, state: state, options: options)
         }
     }

@@ -40,22 +40,66 @@ struct ControlWatcher: Sendable {
         wake()
     }
 
+    /// The most bytes of action lines gathered into one batch: far inside the outbox's
+    /// capacity, so a batch an empty outbox takes whole passes it by at most a line.
+    private var batchBytes: Int { min(16 << 10, limits.watcherBufferBytes / 4) }
+
+    /// Streams the actions, writing every action the subscription already handed over as one
+    /// batch: one outbox append and one wake-up of the loop for the lot, where a line each
+    /// cost a lock, a wake-up and often a `send` per action.
     private func streamActions(_ actions: PluginActions, lost: LossCounter) async {
-        var line: [UInt8] = []
+        var batch: [UInt8] = []
+        var lines = 0
         var reported = 0
-        for await action in actions {
-            if actions.droppedCount > reported {
-                guard options.overflow == .dropOldest else {
-                    drop("more than \(bufferActions) actions were waiting for this watcher")
-                    return
+        var iterator = actions.makeAsyncIterator()
+        while let first = await iterator.next() {
+            var next: BusAction? = first
+            while let action = next {
+                if actions.droppedCount > reported {
+                    // What was gathered before the loss goes first, in order.
+                    guard deliver(batch: &batch, lines: &lines, lost: lost) else { return }
+                    guard options.overflow == .dropOldest else {
+                        drop("more than \(bufferActions) actions were waiting for this watcher")
+                        return
+                    }
+                    lost.add(actions.droppedCount - reported)
+                    reported = actions.droppedCount
                 }
-                lost.add(actions.droppedCount - reported)
-                reported = actions.droppedCount
+                ControlReply.action(action, into: &batch)
+                lines += 1
+                next = nil
+                if iterator.takenCount > 0, batch.count < batchBytes { next = await iterator.next() }
             }
-            line.removeAll(keepingCapacity: true)
-            ControlReply.action(action, into: &line)
-            guard deliver(line, lost: lost) else { return }
+            guard deliver(batch: &batch, lines: &lines, lost: lost) else { return }
         }
+    }
+
+    /// Queues a batch of whole action lines with one append, and empties it; when it does not
+    /// fit at once, or a loss must be reported first, line by line as ``deliver(_:lost:)``
+    /// does. `false` once the watcher is dropped or the connection closed.
+    private func deliver(batch: inout [UInt8], lines: inout Int, lost: LossCounter) -> Bool {
+        defer {
+            batch.removeAll(keepingCapacity: true)
+            lines = 0
+        }
+        guard lines > 1 else { return lines == 0 || deliver(batch, lost: lost) }
+        if options.overflow != .dropOldest || !lost.hasLines {
+            switch outbox.append(batch) {
+            case .queued:
+                wake()
+                return true
+            case .closed:
+                return false
+            case .overCapacity:
+                break
+            }
+        }
+        var start = 0
+        for end in batch.indices where batch[end] == UInt8(ascii: "\n") {
+            guard deliver(Array(batch[start...end]), lost: lost) else { return false }
+            start = end + 1
+        }
+        return true
     }
 
     private func streamState(_ states: Broadcast<JSON>.Subscription, path: String, lost: LossCounter) async {

@@ -10,6 +10,11 @@ final class LossCounter: Sendable {
         count.withLock { $0 += lines }
     }
 
+    /// Whether lost lines wait to be reported.
+    var hasLines: Bool {
+        count.withLock { $0 > 0 }
+    }
+
     /// The lost lines not yet reported, and resets the count; `nil` when there are none.
     func take() -> Int? {
         count.withLock { count in

@@ -45,6 +45,73 @@ package struct JSONReader {
         return true
     }
 
+    /// Takes a whole value of any kind, checked and built as the full parser builds it, with
+    /// containers counted against the depth limit from the objects entered so far; `nil`, not
+    /// moving, when no valid value starts here.
+    package mutating func value() -> JSON? {
+        let (start, depth) = (parser.index, parser.depth)
+        do throws(JSONParseError) {
+            return try parser.parseValue()
+        } catch {
+            (parser.index, parser.depth) = (start, depth)
+            return nil
+        }
+    }
+
+    /// Takes `{` and enters the object, counted against the depth limit as the full parser
+    /// counts it; `false`, not moving, when no object starts here or it would nest too deep.
+    package mutating func enterObject() -> Bool {
+        guard parser.peek() == ASCII.openBrace, parser.depth < parser.maximumDepth else { return false }
+        parser.depth += 1
+        parser.index += 1
+        parser.skipWhitespace()
+        return true
+    }
+
+    /// Takes the member name `"name"`, written exactly so (no escapes), and the `:` after it,
+    /// with the whitespace around them; `false`, not moving, for any other name.
+    package mutating func member(_ name: StaticString) -> Bool {
+        let start = parser.index
+        guard parser.peek() == ASCII.quote else { return false }
+        parser.index += 1
+        guard take(name), parser.peek() == ASCII.quote else {
+            parser.index = start
+            return false
+        }
+        parser.index += 1
+        parser.skipWhitespace()
+        guard parser.peek() == ASCII.colon else {
+            parser.index = start
+            return false
+        }
+        parser.index += 1
+        parser.skipWhitespace()
+        return true
+    }
+
+    /// After a member's value: takes `,` and answers `true` when another member follows, or
+    /// takes `}` and leaves the object, answering `false`. `nil`, not moving, on anything else,
+    /// including a trailing comma.
+    package mutating func nextMember() -> Bool? {
+        let start = parser.index
+        parser.skipWhitespace()
+        switch parser.peek() {
+        case ASCII.comma:
+            parser.index += 1
+            parser.skipWhitespace()
+            guard parser.peek() == ASCII.quote else { break }
+            return true
+        case ASCII.closeBrace:
+            parser.index += 1
+            parser.depth -= 1
+            return false
+        default:
+            break
+        }
+        parser.index = start
+        return nil
+    }
+
     /// Takes a string at its opening quote, escapes decoded; `nil`, not moving, when there is
     /// no string here or it is malformed (unterminated, a bad escape, invalid UTF-8, an
     /// unescaped control character).

@@ -108,6 +108,13 @@ extension Broadcast {
                 return await consumer.refill(isolation: actor)
             }
 
+            /// How many elements this iterator took from the buffer and has not returned yet:
+            /// that many calls of `next()` return without suspending (unless the subscription
+            /// or the task is cancelled meanwhile). A consumer that writes its elements out can
+            /// gather them all before writing once.
+            @inlinable
+            package var takenCount: Int { consumer.batch.count }
+
             /// Returns the next element, or nil once the subscription has ended or the calling
             /// task is cancelled (which ends the subscription).
             @inlinable

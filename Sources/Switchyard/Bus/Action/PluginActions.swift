@@ -27,6 +27,10 @@ public struct PluginActions: AsyncSequence, Sendable {
             await base?.next(isolation: actor)
         }
 
+        /// How many actions the iterator holds that ``next(isolation:)`` returns without
+        /// waiting.
+        package var takenCount: Int { base?.takenCount ?? 0 }
+
         /// The next action, or `nil` when the bus stopped or the task was cancelled.
         public mutating func next() async -> BusAction? {
             await next(isolation: nil)

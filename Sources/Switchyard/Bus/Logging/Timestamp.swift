@@ -5,40 +5,67 @@ import Foundation
 public enum Timestamp {
     /// Formats `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public static func iso8601(_ date: Date) -> String {
-        let (parts, year, milliseconds) = fields(of: date)
+        let fields = Fields(date)
         // Every journal line and every logged action carries one of these, so the usual
         // four-digit year is written digit by digit into one buffer: building it from
         // `String(Int)` pieces cost about 20 times as many instructions.
-        guard (0...9999).contains(year) else { return spelled(parts, year: year, milliseconds: milliseconds) }
-        return String(unsafeUninitializedCapacity: 24) { write(parts, year: year, milliseconds: milliseconds, into: $0) }
+        guard (0...9999).contains(fields.year) else { return spelled(fields) }
+        return String(unsafeUninitializedCapacity: 24) { write(fields, into: $0) }
     }
 
     /// Appends `date` formatted as ``iso8601(_:)`` does, without building a string: the
     /// journal and the control socket write one per action.
     static func appendISO8601(_ date: Date, to output: inout [UInt8]) {
-        let (parts, year, milliseconds) = fields(of: date)
-        guard (0...9999).contains(year) else {
-            output.append(contentsOf: spelled(parts, year: year, milliseconds: milliseconds).utf8)
+        let fields = Fields(date)
+        guard (0...9999).contains(fields.year) else {
+            output.append(contentsOf: spelled(fields).utf8)
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            let count = write(parts, year: year, milliseconds: milliseconds, into: buffer)
+            let count = write(fields, into: buffer)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 
-    /// The calendar fields of `date` in UTC, its year and its milliseconds.
-    private static func fields(of date: Date) -> (parts: tm, year: Int, milliseconds: Int) {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000)
-        let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return (parts, Int(parts.tm_year) + 1900, milliseconds)
+    /// The calendar fields of a date in UTC (proleptic Gregorian, as `gmtime_r` gives them),
+    /// worked out by arithmetic: `gmtime_r` takes glibc's time-zone lock and checks `TZ` on
+    /// every call, which the journal, the logger and every watcher paid once per action each.
+    struct Fields: Hashable {
+        var year: Int
+        /// 1–12.
+        var month: Int
+        /// 1–31.
+        var day: Int
+        var hour: Int
+        var minute: Int
+        var second: Int
+        var milliseconds: Int
+
+        init(_ date: Date) {
+            let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            let seconds = totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000
+            milliseconds = Int(totalMilliseconds - seconds * 1000)
+            let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+            let secondOfDay = Int(seconds - days * 86400)
+            hour = secondOfDay / 3600
+            minute = secondOfDay / 60 % 60
+            second = secondOfDay % 60
+            // Days since 1970-01-01 to a civil date, counting in 400-year eras that start on
+            // March 1st so the leap day comes last (Howard Hinnant's `civil_from_days`).
+            let shifted = days + 719_468
+            let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+            let dayOfEra = shifted - era * 146_097
+            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let monthFromMarch = (5 * dayOfYear + 2) / 153
+            day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
+            month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
+            year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        }
     }
 
     /// Writes the 24 bytes of a timestamp whose year has four digits; returns the count.
-    private static func write(_ parts: tm, year: Int, milliseconds: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    private static func write(_ fields: Fields, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = 0
         func put(_ value: Int, width: Int) {
             var divisor = 1
@@ -55,39 +82,39 @@ public enum Timestamp {
             buffer[index] = UInt8(ascii: byte)
             index += 1
         }
-        put(year, width: 4)
+        put(fields.year, width: 4)
         put("-")
-        put(Int(parts.tm_mon) + 1, width: 2)
+        put(fields.month, width: 2)
         put("-")
-        put(Int(parts.tm_mday), width: 2)
+        put(fields.day, width: 2)
         put("T")
-        put(Int(parts.tm_hour), width: 2)
+        put(fields.hour, width: 2)
         put(":")
-        put(Int(parts.tm_min), width: 2)
+        put(fields.minute, width: 2)
         put(":")
-        put(Int(parts.tm_sec), width: 2)
+        put(fields.second, width: 2)
         put(".")
-        put(milliseconds, width: 3)
+        put(fields.milliseconds, width: 3)
         put("Z")
         return index
     }
 
     /// The same format for a year outside 0-9999, which a fixed-width buffer cannot hold.
-    private static func spelled(_ parts: tm, year: Int, milliseconds: Int) -> String {
+    private static func spelled(_ fields: Fields) -> String {
         var text = ""
-        append(&text, year, width: 4)
+        append(&text, fields.year, width: 4)
         text += "-"
-        append(&text, Int(parts.tm_mon) + 1, width: 2)
+        append(&text, fields.month, width: 2)
         text += "-"
-        append(&text, Int(parts.tm_mday), width: 2)
+        append(&text, fields.day, width: 2)
         text += "T"
-        append(&text, Int(parts.tm_hour), width: 2)
+        append(&text, fields.hour, width: 2)
         text += ":"
-        append(&text, Int(parts.tm_min), width: 2)
+        append(&text, fields.minute, width: 2)
         text += ":"
-        append(&text, Int(parts.tm_sec), width: 2)
+        append(&text, fields.second, width: 2)
         text += "."
-        append(&text, milliseconds, width: 3)
+        append(&text, fields.milliseconds, width: 3)
         text += "Z"
         return text
     }

@@ -60,7 +60,7 @@ extension Bus {
 
     nonisolated func controlBackend() -> ControlBackend {
         ControlBackend(
-            dispatch: { [core] action, completion in core.store.submit(action, completion: completion) },
+            dispatch: { [core] actions, completion in core.store.submit(contentsOf: actions, completion: completion) },
             state: { [core] in core.log.secrets.redact(core.store.currentState) },
             actions: { [core] pattern, bufferSize, overflow in
                 core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)

@@ -3,12 +3,12 @@ import SwitchyardStreams
 /// What the control server needs from its bus, as closures so the server can be tested on
 /// its own.
 struct ControlBackend: Sendable {
-    /// Dispatches an action without waiting and calls the completion with its sequence number
-    /// once it is reduced, journaled and published; with ``DispatchOutcome/stopping`` when the bus
-    /// is stopping and did not take it, ``DispatchOutcome/journalFailed(_:)`` when the journal
-    /// could not write it. Returns `false` when the inbox was full and the action waits for
-    /// room, so later actions could overtake it.
-    var dispatch: @Sendable (BusAction, @escaping @Sendable (DispatchOutcome) -> Void) -> Bool
+    /// Dispatches actions, in order, without waiting, and calls the completion once per action
+    /// with its sequence number once it is reduced, journaled and published; with
+    /// ``DispatchOutcome/stopping`` when the bus is stopping and did not take it,
+    /// ``DispatchOutcome/journalFailed(_:)`` when the journal could not write it. Returns `false`
+    /// when the inbox was full and some wait for room, so later actions could overtake them.
+    var dispatch: @Sendable ([BusAction], @escaping @Sendable (DispatchOutcome) -> Void) -> Bool
     /// The current state.
     var state: @Sendable () -> JSON
     /// Subscribes to reduced actions matching a pattern, with a buffer of the given size that

@@ -28,6 +28,9 @@ final class ControlHost {
     private var loggedDescriptorExhaustion = false
     private var loggedRefusedUsers = Set<UInt32>()
     private let ownUser = geteuid()
+    /// The dispatches read in this turn and not yet handed to the bus; kept between turns for
+    /// its buffer.
+    private var pendingDispatches: [BusAction] = []
 
     private init(server: ControlServer, thread: LoopThread) {
         self.server = server
@@ -130,20 +133,20 @@ final class ControlHost {
                 connection.closeDeadline = ContinuousClock.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
             }
         }
-        // Dispatches are counted once per turn rather than under the counters' lock each;
-        // any other step counts the ones before it first, so a `stats` reply counts them.
-        var dispatches = 0
+        // The dispatches of a turn go to the bus together, in order (one inbox lock and one
+        // wake-up of the reducer), and are counted once rather than under the counters' lock
+        // each; any other step sends and counts the ones before it first, so a `stats` reply
+        // counts them and a `state` reply sees them.
         while stopDeadline == nil, connection.outbox.pendingCount < ControlLimits.replyHighWater,
               let step = connection.session.nextStep() {
             if case .dispatch(let action) = step {
-                dispatches += 1
-                dispatch(action, on: connection)
+                pendingDispatches.append(action)
                 continue
             }
-            if dispatches > 0 { countRequests(&dispatches) }
+            dispatchPending(on: connection)
             perform(step, on: connection)
         }
-        if dispatches > 0 { countRequests(&dispatches) }
+        dispatchPending(on: connection)
         connection.flush()
         let now = ContinuousClock.now
         if !connection.isIdle || connection.closeDeadline != nil { connection.lastActivity = now }
@@ -183,7 +186,7 @@ final class ControlHost {
         case .stats:
             outbox.appendReply(ControlReply.statistics(backend.statistics()))
         case .dispatch(let action):
-            dispatch(action, on: connection)
+            if !backend.dispatch([action], connection.dispatchCompletion) { connection.session.serializeDispatches() }
         case .step:
             guard let steps = backend.steps else {
                 server.count { $0.errors += 1 }
@@ -217,16 +220,14 @@ final class ControlHost {
         }
     }
 
-    private func countRequests(_ count: inout Int) {
-        let counted = count
-        server.count { $0.requests += UInt64(counted) }
-        count = 0
-    }
-
-    /// Hands a dispatch to the bus with the connection's completion, which writes the reply
-    /// into its outbox and wakes the loop.
-    private func dispatch(_ action: BusAction, on connection: ControlConnection) {
-        if !server.backend.dispatch(action, connection.dispatchCompletion) { connection.session.serializeDispatches() }
+    /// Hands the dispatches gathered this turn to the bus with the connection's completion,
+    /// which writes each reply into its outbox and wakes the loop, and counts them.
+    private func dispatchPending(on connection: ControlConnection) {
+        guard !pendingDispatches.isEmpty else { return }
+        let count = UInt64(pendingDispatches.count)
+        server.count { $0.requests += count }
+        if !server.backend.dispatch(pendingDispatches, connection.dispatchCompletion) { connection.session.serializeDispatches() }
+        pendingDispatches.removeAll(keepingCapacity: true)
     }
 
     /// The completion every dispatch of a connection shares: made once per connection, as

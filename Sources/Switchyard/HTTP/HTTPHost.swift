@@ -148,7 +148,7 @@ final class HTTPHost {
             connection.awaitingResponse = true
             let outbox = connection.outbox
             let server = self.server
-            _ = server.backend.control.dispatch(action) { outcome in
+            _ = server.backend.control.dispatch([action]) { outcome in
                 var response: HTTPResponse
                 switch outcome {
                 case .dispatched(let id): response = .json(["id": .integer(Int64(clamping: id)), "ok": true])

@@ -40,8 +40,11 @@ final class Journal: Sendable {
     private let committer: JournalCommitter
     private let log: LogSink
     private let background = WorkerThread(name: "journal-bg", idleExit: Journal.idleThreadExit)
-    /// The last sequence the previous periodic flush covered; `UInt64.max` before the first.
-    private let flushedThrough = Atomic<UInt64>(.max)
+    /// The last sequence the previous periodic flush covered (the one the journal opened at,
+    /// before the first).
+    private let flushedThrough: Atomic<UInt64>
+    /// Whether a periodic flush was queued yet: the first always is.
+    private let flushedOnce = Atomic<Bool>(false)
     /// Held through every flush, which may run on either thread: a flush that finds nothing
     /// dirty returns at once, so without it a snapshot's flush could return while another
     /// thread's `fdatasync` of the actions before the snapshot is still under way.
@@ -54,6 +57,7 @@ final class Journal: Sendable {
         self.writer = writer
         self.log = log
         self.snapshots = Mutex(SnapshotState(latest: snapshotSequence))
+        self.flushedThrough = Atomic(writer.lastSequence)
         self.committer = JournalCommitter(writer: writer, log: log)
     }
 
@@ -172,8 +176,9 @@ final class Journal: Sendable {
     private func scheduleFlush() {
         let last = writer.lastSequence
         let previous = flushedThrough.exchange(last, ordering: .relaxed)
-        if previous == last { return }
-        if previous != .max, last &- previous <= Self.writerThreadFlushLimit {
+        let first = !flushedOnce.exchange(true, ordering: .relaxed)
+        if previous == last, !first { return }
+        if last &- previous <= Self.writerThreadFlushLimit {
             committer.perform { self.flushNow() }
         } else {
             background.submit { self.flushNow() }

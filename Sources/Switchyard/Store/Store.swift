@@ -205,6 +205,21 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
+    /// Enqueues `actions` in order, as ``submit(_:completion:)`` does each, under one lock of
+    /// the inbox and with one wake-up of the reducer for the lot: the control socket hands over
+    /// every dispatch it read in a turn this way. Those that do not fit wait, in order, for room.
+    /// `completion` is called once per action. Returns `false` when any waits (or all were
+    /// refused), so that a caller can hold its later actions back.
+    @discardableResult
+    nonisolated func submit(contentsOf actions: [Action], completion: @escaping @Sendable (DispatchOutcome) -> Void) -> Bool {
+        guard let result = inbox.submit(contentsOf: actions, completion: .outcome(completion)) else {
+            for _ in actions { completion(.stopping) }
+            return false
+        }
+        result.wake?.resume(returning: true)
+        return !result.parked
+    }
+
     /// Stops taking actions: later sends are refused and waiting senders released; actions
     /// already queued are still reduced, then every subscription ends.
     public nonisolated func close() {

@@ -151,6 +151,33 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
     }
 
+    /// Appends `actions` in order, all with `completion`, under one lock: as many as there is
+    /// room for go into the queue, and once one does not fit, it and the rest wait in order
+    /// (as parked senders that need no resuming). `wake` is the parked drainer to resume after
+    /// unlocking, `parked` whether any wait; `nil` when the inbox is closed and took none.
+    func submit(contentsOf actions: [Action], completion: StoreCompletion) -> (wake: UnsafeContinuation<Bool, Never>?, parked: Bool)? {
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            var index = 0
+            if !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty {
+                let admitted = min(actions.count, max(0, capacity - state.queue.count))
+                state.queue.reserveCapacity(state.queue.count + admitted)
+                while index < admitted {
+                    admit(Entry(action: actions[index], completion: completion), into: &state)
+                    index += 1
+                }
+            }
+            let wake = index > 0 ? takeParkedDrainer(&state) : nil
+            guard index < actions.count else { return (wake, false) }
+            // Waiter id 0 is never cancelled: these senders do not wait in a task.
+            while index < actions.count {
+                state.waiters.append(Waiter(id: 0, entry: Entry(action: actions[index], completion: completion), admitted: nil))
+                index += 1
+            }
+            return (wake, true)
+        }
+    }
+
     /// Pauses (`+1`) or resumes (`-1`) admission of senders from outside; the last resume
     /// admits waiting senders into the room there is and wakes the drainer for them.
     func changePauses(by delta: Int) {

@@ -1,0 +1,49 @@
+import Synchronization
+import SwitchyardTestSupport
+import Testing
+@testable import Switchyard
+
+/// The control socket's way into the store: every dispatch read in a turn goes in with one
+/// call (``Store/submit(contentsOf:completion:)``), in order, and what does not fit waits.
+struct StoreBatchSubmitTests {
+    private func makeStore(capacity: Int) -> Store<[Int], Int> {
+        Store<[Int], Int>(
+            initialState: [], reducer: { $0.append($1) }, middleware: [], options: StoreOptions(inboxCapacity: capacity),
+            firstSequence: 1, stamp: nil, commit: nil, beforeDelivery: nil
+        )
+    }
+
+    /// A batch larger than the room there is: the rest waits in order, the caller is told so,
+    /// a later sender goes behind it, and every action is answered with its sequence number.
+    @Test(arguments: [(4, 10), (1, 3), (8, 8), (16, 5)])
+    func batchesKeepTheirOrderAndWaitForRoom(capacity: Int, count: Int) async {
+        let store = makeStore(capacity: capacity)
+        let outcomes = Mutex<[DispatchOutcome]>([])
+        let record: @Sendable (DispatchOutcome) -> Void = { outcome in outcomes.withLock { $0.append(outcome) } }
+        let accepted = store.submit(contentsOf: Array(1...count), completion: record)
+        // Nothing drains yet, so whether some had to wait depends only on the room.
+        #expect(accepted == (count <= capacity))
+        _ = store.submit(100, completion: record)
+        store.startDrainer()
+        await waitUntil("every action is answered") { outcomes.withLock { $0.count } == count + 1 }
+        #expect(outcomes.withLock { $0 } == (1...UInt64(count + 1)).map { .dispatched($0) })
+        #expect(store.currentState == Array(1...count) + [100])
+        store.close()
+    }
+
+    /// An empty batch takes nothing and is accepted.
+    @Test func emptyBatch() {
+        let store = makeStore(capacity: 2)
+        #expect(store.submit(contentsOf: []) { _ in Issue.record("an empty batch was answered") })
+        store.close()
+    }
+
+    /// A closed store refuses the whole batch, telling each action.
+    @Test func closedStoreRefusesTheBatch() {
+        let store = makeStore(capacity: 4)
+        store.close()
+        let outcomes = Mutex<[DispatchOutcome]>([])
+        #expect(!store.submit(contentsOf: [1, 2, 3]) { outcome in outcomes.withLock { $0.append(outcome) } })
+        #expect(outcomes.withLock { $0 } == [.stopping, .stopping, .stopping])
+    }
+}

@@ -78,4 +78,23 @@ struct NATSBatchTests {
         #expect(bus.stderr.contains("1499 received"))
         #expect(bus.stderr.contains("0 dropped"))
     }
+
+    /// Local actions that reach the bridge faster than it publishes go out in runs (one lock,
+    /// one write each): bus B receives all 3,000 of bus A's actions once, in order, and A
+    /// counts them all published.
+    @Test func localBurstIsPublishedInOrder() async throws {
+        let server = try await NATSServer()
+        let fleet = try Fleet()
+        let bridge = Fleet.bridge(url: server.url, #""publish": "burst/*", "subscribe": "switchyard.burst.>""#)
+        let a = try fleet.start("bus-a", [fleet.emitter("burst/n", count: 3000, trigger: "go"), bridge])
+        let b = try fleet.start("bus-b", [bridge])
+        await a.wait("bus-a to connect") { $0.statuses.last == "connected" }
+        await b.wait("bus-b to connect") { $0.statuses.last == "connected" }
+        try fleet.touch("go")
+        await b.wait("bus-b to receive 3,000 actions", timeout: .seconds(60)) { $0.numbers("burst/n", source: "nats:bus-a").count >= 3000 }
+        #expect(await a.stop() == 0)
+        #expect(await b.stop() == 0)
+        #expect(b.numbers("burst/n", source: "nats:bus-a") == Array(1...3000))
+        #expect(a.stderr.contains("stopped: 3000 published"))
+    }
 }

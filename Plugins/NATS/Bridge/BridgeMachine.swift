@@ -114,21 +114,27 @@ struct BridgeMachine: Sendable {
     /// A local action to publish.
     mutating func submit(_ message: OutgoingMessage, now: Duration) -> Effects {
         var effects = Effects()
+        submit(message, now: now, into: &effects)
+        return effects
+    }
+
+    /// A local action to publish, its effects added to `effects`: a run of actions is
+    /// submitted into one set of effects, its bytes written at once.
+    mutating func submit(_ message: OutgoingMessage, now: Duration, into effects: inout Effects) {
         if message.size > maxPayload {
             reportOversized(message, effects: &effects)
             if configuration.mode == .jetstream { effects.settled.append(message.actionID) }
-            return effects
+            return
         }
         if configuration.mode == .core, outbox.passesStraightThrough {
             // Nothing waits and nothing is acknowledged: the outbox would hand it straight back.
             message.encode(replyTo: nil, into: &effects.bytes)
             publishedCount += 1
-            return effects
+            return
         }
         let admission = outbox.submit(message, now: now)
         if admission.startsOverflow { effects.reports.append(.overflow(dropped: outbox.droppedCount)) }
         send(admission.send, now: now, effects: &effects)
-        return effects
     }
 
     private mutating func send(_ messages: [OutgoingMessage], now: Duration, effects: inout Effects) {

@@ -43,7 +43,8 @@ package final class EventLoop: Sendable {
         self.name = name
         self.epoll = epoll
         self.wakeup = wakeup
-        let thread = Thread { [self] in
+        let thread = Thread { [self, name] in
+            nameCurrentThread(name)
             // Pipes to children are written from here; a child that closed its end must cost
             // an EPIPE, not the process.
             csio_block_sigpipe()
@@ -54,7 +55,6 @@ package final class EventLoop: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-        thread.name = name
         thread.start()
     }
 

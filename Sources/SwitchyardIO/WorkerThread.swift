@@ -71,10 +71,8 @@ package final class WorkerThread: Sendable {
         let shared = self.shared
         let idleExit = self.idleExit?.secondsValue
         let name = name
-        // Named from inside: Foundation's `Thread.name` does not reach the kernel on Linux,
-        // where `top -H` and /proc read it.
         let thread = Thread {
-            csio_name_thread(name)
+            nameCurrentThread(name)
             Self.serve(shared, idleExit: idleExit)
         }
         thread.start()

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SwitchyardIO
 
 /// Takes the process's stop and reload signals on a thread of its own with `sigwait`.
 ///
@@ -24,6 +25,7 @@ final class SignalListener: Sendable {
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
         let thread = Thread { [self, set] in
+            nameCurrentThread("signals")
             var set = set
             while true {
                 var received: Int32 = 0
@@ -31,7 +33,6 @@ final class SignalListener: Sendable {
                 deliver(received)
             }
         }
-        thread.name = "switchyard.signals"
         thread.start()
     }
 

@@ -59,18 +59,17 @@ extension NATSBridge {
             while index < events.endIndex {
                 let event = events[index]
                 index += 1
-                if case .message(let first) = event {
+                if case .message = event {
                     // A run of messages (mostly publish acknowledgements) is fed to the machine
                     // under one lock, and what it answers is written at once.
-                    var run = [first]
-                    while index < events.endIndex, case .message(let next) = events[index] {
-                        run.append(next)
-                        index += 1
-                    }
+                    var end = index
+                    while end < events.endIndex, case .message = events[end] { end += 1 }
+                    let run = events[(index - 1)..<end]
+                    index = end
                     let time = now()
                     merge(withMachine { machine in
                         var effects = BridgeMachine.Effects()
-                        for message in run { effects.absorb(machine.received(message, now: time)) }
+                        for case .message(let message) in run { machine.received(message, now: time, into: &effects) }
                         return effects
                     }, into: &collected)
                     continue
@@ -130,8 +129,28 @@ extension NATSBridge {
         return Ending(wasReady: wasReady, kind: "closed", reason: "stopped", isStop: true)
     }
 
+    /// The `NAME/failed` action reporting a message that is not an action; `nil` when the
+    /// plugin's name makes no valid type (then it is logged instead).
+    private func invalidMessageReport(_ reason: String, _ message: NATSMessage) -> BusAction? {
+        let type = "\(context.name)/failed"
+        guard ActionType.isValid(type) else {
+            context.log.error("not emitted: \"\(type)\" is not a valid action type (lower-case domain/event)")
+            return nil
+        }
+        let payload: JSON = [
+            "kind": "invalid-message", "message": .string(reason), "subject": .string(message.subject),
+            "excerpt": .string(String(decoding: message.payload.prefix(200), as: UTF8.self)),
+        ]
+        return BusAction(type: type, payload: payload, source: context.name)
+    }
+
     private func merge(_ effects: BridgeMachine.Effects, into collected: inout BridgeMachine.Effects) {
-        collected.deliveries += effects.deliveries
+        // Most reads make one run of messages: take its deliveries instead of copying them.
+        if collected.deliveries.isEmpty {
+            collected.deliveries = effects.deliveries
+        } else {
+            collected.deliveries += effects.deliveries
+        }
         collected.reports += effects.reports
         collected.becameReady = collected.becameReady || effects.becameReady
     }
@@ -151,53 +170,50 @@ extension NATSBridge {
 
     /// Dispatches deliveries on the bus in order, then acknowledges the JetStream ones.
     ///
-    /// Actions go in with a non-blocking send when the inbox has room, else wait for room.
-    /// With JetStream the last one is awaited, and since the inbox is first in first out, its
-    /// return means all of them were reduced (and journaled). Only then are they acknowledged. When the task
-    /// is cancelled meanwhile, nothing is known to be durable: every delivery is
-    /// negatively acknowledged, so the server redelivers it at once instead of after the
-    /// acknowledgement wait.
+    /// The actions of one batch go into the inbox together, under one lock and with one
+    /// wake-up of the store, as far as there is room; the rest wait for room one by one, in
+    /// order. With JetStream the last one is awaited, and since the inbox is first in first
+    /// out, its return means all of them were reduced (and journaled). Only then are they
+    /// acknowledged. When the task is cancelled meanwhile, nothing is known to be durable:
+    /// every delivery is negatively acknowledged, so the server redelivers it at once instead
+    /// of after the acknowledgement wait.
     private func dispatch(_ deliveries: [BridgeMachine.Delivery], via connection: NATSConnection, decoder: inout InboundDecoder) async {
         setDispatching(true)
         defer { setDispatching(false) }
         let decisions = deliveries.map { decoder.decide($0.message) }
-        // Only acknowledgements need to know the actions were reduced; core NATS has none,
-        // so there nothing is awaited unless the inbox is full.
-        let needsAcknowledgement = deliveries.contains { $0.ackSubject != nil }
-        let lastAwaited = !needsAcknowledgement ? nil : decisions.lastIndex { decision in
-            switch decision {
-            case .action, .invalid: return true
-            case .ownOrigin, .duplicate: return false
-            }
-        }
+        var actions: [BusAction] = []
+        actions.reserveCapacity(decisions.count)
         var received = 0
         var duplicates = 0
         var invalid = 0
-        for (index, (decision, delivery)) in zip(decisions, deliveries).enumerated() {
-            let mustWait = index == lastAwaited
+        for (decision, delivery) in zip(decisions, deliveries) {
             switch decision {
             case .action(let type, let payload, let source, _):
                 received += 1
-                if mustWait || !context.send(type, payload: payload, relayedFrom: source) {
-                    await context.dispatch(type, payload: payload, relayedFrom: source)
-                }
+                actions.append(BusAction(type: type, payload: payload, source: source))
             case .invalid(let reason):
                 invalid += 1
-                let failedType = "\(context.name)/failed"
-                let payload: JSON = [
-                    "kind": "invalid-message", "message": .string(reason), "subject": .string(delivery.message.subject),
-                    "excerpt": .string(String(decoding: delivery.message.payload.prefix(200), as: UTF8.self)),
-                ]
                 if invalid == 1 { context.log.warning("received a message that is not an action: \(reason)") }
-                if mustWait || !context.send(failedType, payload: payload) {
-                    await context.dispatch(failedType, payload: payload)
-                }
+                if let report = invalidMessageReport(reason, delivery.message) { actions.append(report) }
             case .duplicate:
                 duplicates += 1
             case .ownOrigin:
                 break
             }
         }
+        // Only acknowledgements need to know the actions were reduced; core NATS has none,
+        // so there nothing is awaited unless the inbox is full.
+        let awaitsLast = deliveries.contains { $0.ackSubject != nil } && !actions.isEmpty
+        let unawaited = awaitsLast ? actions.count - 1 : actions.count
+        var sent = 0
+        while sent < unawaited {
+            sent += context.send(relayed: actions[sent..<unawaited])
+            if sent < unawaited {
+                await context.dispatch(relayed: actions[sent])
+                sent += 1
+            }
+        }
+        if awaitsLast, let last = actions.last { await context.dispatch(relayed: last) }
         let durable = !Task.isCancelled
         var acknowledgements: [UInt8] = []
         for delivery in deliveries {

@@ -116,7 +116,7 @@ final class NATSBridge: Sendable {
     func apply(_ effects: BridgeMachine.Effects, to shared: inout Shared) {
         if shared.forward != nil { settle(effects, in: &shared) }
         guard let connection = shared.connection else { return }
-        if !effects.bytes.isEmpty, connection.write(effects.bytes), connection.isCongested {
+        if !effects.bytes.isEmpty, connection.queue(effects.bytes) == true {
             shared.machine.congested()
         }
         if let reason = effects.close {
@@ -171,12 +171,33 @@ final class NATSBridge: Sendable {
             return
         }
         var encoder = ForwardEncoder(origin: origin, mapping: settings.mapping)
-        for await action in context.actions {
-            guard pattern.matches(action.type), action.source != context.name, !action.source.hasPrefix("nats:") else { continue }
-            let message = encoder.message(action, isResend: false)
-            let effects = withMachine { $0.submit(message, now: now()) }
-            report(effects.reports)
+        var actions = context.actions.makeAsyncIterator()
+        var run: [OutgoingMessage] = []
+        while let action = await actions.next() {
+            if pattern.matches(action.type), action.source != context.name, !action.source.hasPrefix("nats:") {
+                run.append(encoder.message(action, isResend: false))
+            }
+            // The actions the iterator already holds are encoded first, then submitted under
+            // one lock and written with one wake-up of the event loop, instead of a lock, a
+            // write and often a wake-up each; a long backlog still goes out in bounded runs.
+            if !run.isEmpty, actions.takenCount == 0 || run.count >= Self.forwardRun { submit(&run) }
         }
+        if !run.isEmpty { submit(&run) }
+    }
+
+    /// The most local actions submitted as one run.
+    static let forwardRun = 256
+
+    /// Submits a run of encoded actions to the machine under one lock and empties it.
+    private func submit(_ run: inout [OutgoingMessage]) {
+        let time = now()
+        let effects = withMachine { machine in
+            var effects = BridgeMachine.Effects()
+            for message in run { machine.submit(message, now: time, into: &effects) }
+            return effects
+        }
+        run.removeAll(keepingCapacity: true)
+        report(effects.reports)
     }
 
     /// Tells what the machine reported.

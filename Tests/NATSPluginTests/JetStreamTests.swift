@@ -171,6 +171,26 @@ struct InboundDecoderTests {
         #expect(badHeaders == .invalid(reason: "malformed message headers: x"))
     }
 
+    /// A refused message does not leave its id remembered, so a corrected message with that id
+    /// is taken; a run of one subject keeps its type when another subject comes between.
+    @Test func refusedIDIsNotRemembered() {
+        var decoder = InboundDecoder(origin: "bus-b", mapping: .standard)
+        guard case .invalid(let reason) = decoder.decide(message("switchyard.gps.fix", payload: "{oops")) else {
+            Issue.record("expected an invalid message")
+            return
+        }
+        #expect(reason.hasPrefix("the payload is not JSON"))
+        let corrected = decoder.decide(message("switchyard.gps.fix"))
+        #expect(corrected == .action(type: "gps/fix", payload: ["x": 1], source: "nats:bus-a", messageID: "bus-a-1"))
+        let other = decoder.decide(message("switchyard.gps.sky", id: "bus-a-2"))
+        #expect(other == .action(type: "gps/sky", payload: ["x": 1], source: "nats:bus-a", messageID: "bus-a-2"))
+        let back = decoder.decide(message("switchyard.gps.fix", id: "bus-a-3"))
+        #expect(back == .action(type: "gps/fix", payload: ["x": 1], source: "nats:bus-a", messageID: "bus-a-3"))
+        let badSubject = decoder.decide(message("switchyard.GPS", id: "bus-a-4"))
+        #expect(badSubject == .invalid(reason: "the subject \"switchyard.GPS\" is not \"switchyard.DOMAIN.EVENT\""))
+        #expect(decoder.decide(message("switchyard.gps.fix", id: "bus-a-4")) != .duplicate)
+    }
+
     /// The memory of ids is bounded: the oldest is forgotten first.
     @Test func recentIDsAreBounded() {
         var recent = RecentMessageIDs(capacity: 3)

@@ -114,21 +114,27 @@ struct BridgeMachine: Sendable {
     /// A local action to publish.
     mutating func submit(_ message: OutgoingMessage, now: Duration) -> Effects {
         var effects = Effects()
+        submit(message, now: now, into: &effects)
+        return effects
+    }
+
+    /// A local action to publish, its effects added to `effects`: a run of actions is
+    /// submitted into one set of effects, its bytes written at once.
+    mutating func submit(_ message: OutgoingMessage, now: Duration, into effects: inout Effects) {
         if message.size > maxPayload {
             reportOversized(message, effects: &effects)
             if configuration.mode == .jetstream { effects.settled.append(message.actionID) }
-            return effects
+            return
         }
         if configuration.mode == .core, outbox.passesStraightThrough {
             // Nothing waits and nothing is acknowledged: the outbox would hand it straight back.
             message.encode(replyTo: nil, into: &effects.bytes)
             publishedCount += 1
-            return effects
+            return
         }
         let admission = outbox.submit(message, now: now)
         if admission.startsOverflow { effects.reports.append(.overflow(dropped: outbox.droppedCount)) }
         send(admission.send, now: now, effects: &effects)
-        return effects
     }
 
     private mutating func send(_ messages: [OutgoingMessage], now: Duration, effects: inout Effects) {
@@ -166,6 +172,13 @@ struct BridgeMachine: Sendable {
     /// A message from the server.
     mutating func received(_ message: NATSMessage, now: Duration) -> Effects {
         var effects = Effects()
+        received(message, now: now, into: &effects)
+        return effects
+    }
+
+    /// A message from the server, its effects added to `effects`: a run of messages is fed
+    /// in without an array of effects per message.
+    mutating func received(_ message: NATSMessage, now: Duration, into effects: inout Effects) {
         switch configuration.mode {
         case .core:
             if message.sid != Self.inboxSID { deliver(message, ackSubject: nil, effects: &effects) }
@@ -186,7 +199,6 @@ struct BridgeMachine: Sendable {
                 reply(token: token, message: message, now: now, effects: &effects)
             }
         }
-        return effects
     }
 
     private mutating func deliver(_ message: NATSMessage, ackSubject: String?, effects: inout Effects) {
@@ -207,7 +219,8 @@ struct BridgeMachine: Sendable {
             case 409:
                 let reason = message.headers?.statusDescription ?? ""
                 if reason.lowercased().contains("consumer deleted") {
-                    effects.close = "the consumer was deleted"
+                    // The first reason to close in a run of messages is the one reported.
+                    effects.close = effects.close ?? "the consumer was deleted"
                     return
                 }
                 pulls.ended(token: token)
@@ -304,7 +317,7 @@ struct BridgeMachine: Sendable {
             setup = nil
             becomeReady(now: now, effects: &effects)
         case .failed(let reason):
-            effects.close = reason
+            effects.close = effects.close ?? reason
         }
     }
 

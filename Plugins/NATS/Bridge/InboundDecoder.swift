@@ -27,6 +27,9 @@ struct InboundDecoder: Sendable {
     private(set) var recent = RecentMessageIDs()
     /// Subjects already mapped to their types: a fleet uses few of them, over and over.
     private var types: [String: String] = [:]
+    /// The subject of the last message mapped, and its type.
+    private var lastSubject = ""
+    private var lastType = ""
     private static let typeCacheSize = 4096
 
     /// Creates a decoder for the bus `origin`.
@@ -41,29 +44,50 @@ struct InboundDecoder: Sendable {
         let senderOrigin = message.headers?[OutgoingMessage.Header.origin]
         if senderOrigin == origin { return .ownOrigin }
         let messageID = message.headers?[OutgoingMessage.Header.messageID]
-        if let messageID, recent.contains(messageID) { return .duplicate }
+        // Remembered at once, with one lookup, and forgotten again if the message is refused.
+        if let messageID, !recent.insert(messageID) { return .duplicate }
+        switch typeAndPayload(of: message) {
+        case .success(let (type, payload)):
+            return .action(type: type, payload: payload, source: "nats:" + (senderOrigin ?? Self.unknownOrigin), messageID: messageID)
+        case .failure(let refusal):
+            if let messageID { recent.remove(messageID) }
+            return .invalid(reason: refusal.text)
+        }
+    }
+
+    /// A refusal's reason, as an error so it can travel in a `Result`.
+    private struct Refusal: Error {
+        var text: String
+    }
+
+    /// The action type the subject maps to and the payload parsed; the reason when either fails.
+    private mutating func typeAndPayload(of message: NATSMessage) -> Result<(String, JSON), Refusal> {
         let type: String
-        if let known = types[message.subject] {
+        if message.subject == lastSubject {
+            // A stream repeats its subject, and the parser hands over the same string again.
+            type = lastType
+        } else if let known = types[message.subject] {
             type = known
         } else {
             do {
                 type = try mapping.actionType(for: message.subject)
             } catch {
-                return .invalid(reason: error.description)
+                return .failure(Refusal(text: error.description))
             }
             if types.count >= Self.typeCacheSize { types.removeAll(keepingCapacity: true) }
             types[message.subject] = type
         }
+        lastSubject = message.subject
+        lastType = type
         var payload = JSON.null
         if !message.payload.isEmpty {
             do {
                 payload = try JSON(parsingInput: message.payload)
             } catch {
-                return .invalid(reason: "the payload is not JSON: \(error.description)")
+                return .failure(Refusal(text: "the payload is not JSON: \(error.description)"))
             }
         }
-        if let messageID { recent.insert(messageID) }
-        return .action(type: type, payload: payload, source: "nats:" + (senderOrigin ?? Self.unknownOrigin), messageID: messageID)
+        return .success((type, payload))
     }
 
     /// Forgets a message id whose action was not dispatched after all, so a redelivery is

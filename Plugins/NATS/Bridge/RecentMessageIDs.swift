@@ -23,7 +23,8 @@ struct RecentMessageIDs: Sendable {
     /// Remembers `id`; returns `false` when it already was.
     @discardableResult
     mutating func insert(_ id: String) -> Bool {
-        guard !members.contains(id) else { return false }
+        // One lookup: this runs for every message received.
+        guard members.insert(id).inserted else { return false }
         if order.count < capacity {
             order.append(id)
         } else {
@@ -31,7 +32,6 @@ struct RecentMessageIDs: Sendable {
             order[next] = id
             next = (next + 1) % capacity
         }
-        members.insert(id)
         return true
     }
 

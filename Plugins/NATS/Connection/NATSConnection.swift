@@ -103,15 +103,21 @@ final class NATSConnection: Sendable {
     /// finished and after the connection closed or began closing.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
-        guard !bytes.isEmpty else { return true }
+        queue(bytes) != nil
+    }
+
+    /// Queues `bytes` as ``write(_:)`` does and returns, read under the same lock, whether
+    /// the output is now congested (``isCongested``); `nil` when the bytes were not accepted.
+    func queue(_ bytes: [UInt8]) -> Bool? {
+        guard !bytes.isEmpty else { return isCongested }
         return state.withLock { state in
-            guard state.isOpen, !state.closeRequested else { return false }
+            guard state.isOpen, !state.closeRequested else { return nil }
             let wasIdle = state.unwritten == 0
             state.output += bytes
             state.unwritten += bytes.count
             if state.unwritten > limits.outputHighWater { state.congested = true }
             if wasIdle { wake(&state) }
-            return true
+            return state.congested
         }
     }
 

@@ -36,6 +36,8 @@ struct ForwardEncoder: Sendable {
     /// The message for `action`, marked as a resend when an earlier run may have sent it.
     mutating func message(_ action: BusAction, isResend: Bool) -> OutgoingMessage {
         var payload: [UInt8] = []
+        // Room for a typical payload at once, instead of growing through 16, 32, 64 and 128.
+        payload.reserveCapacity(256)
         action.payload.serialize(into: &payload)
         return message(id: action.id, type: action.type, source: action.source, payload: payload, isResend: isResend)
     }

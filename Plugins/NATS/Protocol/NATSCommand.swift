@@ -39,6 +39,10 @@ enum NATSCommand {
 
     private static func publish(subject: String, headers: [UInt8], payload: some Collection<UInt8>, into output: inout [UInt8],
                                 reply: (inout [UInt8]) -> Void) {
+        // A fresh buffer gets room for the whole operation at once (the reply fits in 128 bytes);
+        // one already holding operations grows by doubling, as reserving exactly each time
+        // would copy it for every operation added.
+        if output.isEmpty { output.reserveCapacity(subject.utf8.count + headers.count + payload.count + 128) }
         output.append(contentsOf: (headers.isEmpty ? "PUB " : "HPUB ").utf8)
         output.append(contentsOf: subject.utf8)
         reply(&output)

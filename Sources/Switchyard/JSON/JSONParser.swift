@@ -91,6 +91,9 @@ struct JSONParser {
             depth -= 1
             return .object(members)
         }
+        // Room for a typical object at once: growing one member at a time resized the table
+        // (and hashed every key again) at the 2nd, 4th and 7th member.
+        members.reserveCapacity(8)
         while true {
             guard peek() == ASCII.quote else {
                 throw error("expected a string key for an object member, found \(found())")

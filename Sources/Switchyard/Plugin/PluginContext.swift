@@ -78,6 +78,23 @@ public struct PluginContext: Sendable {
         await core.store.dispatch(action)
     }
 
+    /// Enqueues a run of actions this plugin relays from elsewhere (each with its own
+    /// `source`), without waiting, under one lock of the inbox and with one wake-up of the
+    /// store: for a bridge that receives many actions in one network read. Takes them from
+    /// the first, as many as there is room for, and returns how many it took; the caller
+    /// sends the rest with ``dispatch(relayed:)``, in order. Every type must already be a
+    /// valid action type (the caller checked it once, when it mapped the type).
+    package func send(relayed actions: ArraySlice<BusAction>) -> Int {
+        core.store.send(contentsOf: actions)
+    }
+
+    /// Enqueues one relayed action whose type is already checked, waiting for room, and
+    /// returns once it has been reduced; returns without it when the task is cancelled while
+    /// waiting for room.
+    package func dispatch(relayed action: BusAction) async {
+        await core.store.dispatch(action)
+    }
+
     /// Reports the plugin ready, for plugins whose ``Plugin/readiness`` is
     /// ``PluginReadiness/signalled(timeout:)``; later calls do nothing.
     public func ready() {

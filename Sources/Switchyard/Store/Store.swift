@@ -134,6 +134,18 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
+    /// Enqueues a run of actions without waiting, under one lock of the inbox and with one
+    /// wake-up of the reducer, for a sender that receives many at once (a network read).
+    /// Takes them from the first, as many as there is room for, and returns how many it took;
+    /// the rest, in order, are the caller's to send again or wait for room with
+    /// ``dispatch(_:)``. Takes none while other senders wait for room or the store is closed.
+    @discardableResult
+    nonisolated func send(contentsOf actions: some Collection<Action>) -> Int {
+        let (taken, wake) = inbox.append(contentsOf: actions)
+        wake?.resume(returning: true)
+        return taken
+    }
+
     /// Enqueues `action`, waiting for room in the inbox, without waiting for it to be reduced.
     /// Returns `false` when the store is closed or the task was cancelled while waiting.
     @discardableResult

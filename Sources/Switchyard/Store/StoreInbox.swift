@@ -105,6 +105,23 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
     }
 
+    /// Appends as many of `actions`, from the first, as there is room for, under one lock;
+    /// returns how many were taken and the parked drainer to resume. Nothing is taken while
+    /// senders wait for room or admission is paused, as ``append(_:)`` refuses then too, so the
+    /// rest can wait in order behind them. The ones not taken are not counted as rejected:
+    /// the caller waits for room for them instead of dropping them.
+    @inlinable
+    func append(contentsOf actions: some Collection<Action>) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?) {
+        state.withLock { state in
+            guard !state.closed, !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty else { return (0, nil) }
+            let taken = min(actions.count, capacity - state.queue.count)
+            guard taken > 0 else { return (0, nil) }
+            state.queue.reserveCapacity(state.queue.count + taken)
+            for action in actions.prefix(taken) { admit(Entry(action: action, completion: nil), into: &state) }
+            return (taken, takeParkedDrainer(&state))
+        }
+    }
+
     @usableFromInline
     func makeWaiterID() -> UInt64 {
         state.withLock { state in

@@ -77,16 +77,31 @@ final class LineWriter: Sendable {
     /// ``write(_:)`` does without making a string of it first.
     @discardableResult
     func write(_ format: (inout [UInt8]) -> Void) -> Bool {
-        let (admitted, startDrain) = pending.withLock { pending -> (Bool, Bool) in
-            guard pending.lineEnds.count < maxPendingLines else {
-                pending.dropped += 1
-                return (false, false)
+        write(count: 1) { _, bytes in format(&bytes) } == 1
+    }
+
+    /// Queues `count` lines, the one of each index appended by `format` (a newline is added),
+    /// under one lock and with at most one wake-up of the writer's thread: the logger hands
+    /// over every action it already holds this way, where a line each cost a contended lock
+    /// and a wake-up per action. Lines past the limit are dropped and counted, as
+    /// ``write(_:)`` drops them. Returns how many were queued.
+    @discardableResult
+    func write(count: Int, _ format: (Int, inout [UInt8]) -> Void) -> Int {
+        let (admitted, startDrain) = pending.withLock { pending -> (Int, Bool) in
+            var admitted = 0
+            while admitted < count {
+                guard pending.lineEnds.count < maxPendingLines else {
+                    pending.dropped += count - admitted
+                    break
+                }
+                format(admitted, &pending.bytes)
+                pending.bytes.append(10)
+                pending.lineEnds.append(pending.bytes.count)
+                admitted += 1
             }
-            format(&pending.bytes)
-            pending.bytes.append(10)
-            pending.lineEnds.append(pending.bytes.count)
+            guard admitted > 0 else { return (0, false) }
             defer { pending.draining = true }
-            return (true, !pending.draining)
+            return (admitted, !pending.draining)
         }
         if startDrain { thread.submit { [self] in drain() } }
         return admitted

@@ -51,11 +51,22 @@ public struct LoggerPlugin: Plugin {
         ActionSubscription(pattern, bufferSize: bufferSize, overflow: .dropOldest)
     }
 
+    /// The most actions formatted under one lock of the writer, so its thread never waits
+    /// long for the lines before them.
+    static let batchLines = 256
+
     public func run(context: PluginContext) async throws {
         let writer = try LineWriter(destination: destination, maxPendingLines: bufferSize)
         var reportedDrops = 0
-        for await action in context.actions {
-            writer.write { format.append(action, to: &$0) }
+        var iterator = context.actions.makeAsyncIterator()
+        var actions: [BusAction] = []
+        while let first = await iterator.next() {
+            // Every action the subscription already handed over goes to the writer at once:
+            // one lock and at most one wake-up of its thread for the lot.
+            actions.append(first)
+            while iterator.takenCount > 0, actions.count < Self.batchLines, let next = await iterator.next() { actions.append(next) }
+            writer.write(count: actions.count) { index, bytes in format.append(actions[index], to: &bytes) }
+            actions.removeAll(keepingCapacity: true)
             let drops = context.actions.droppedCount + writer.droppedCount
             if drops > reportedDrops {
                 context.log.warning("dropped \(drops - reportedDrops) action(s): the output is too slow")

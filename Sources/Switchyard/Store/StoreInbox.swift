@@ -113,12 +113,9 @@ final class StoreInbox<Action: Sendable>: Sendable {
     @inlinable
     func append(contentsOf actions: some Collection<Action>) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?) {
         state.withLock { state in
-            guard !state.closed, !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty else { return (0, nil) }
-            let taken = min(actions.count, capacity - state.queue.count)
-            guard taken > 0 else { return (0, nil) }
-            state.queue.reserveCapacity(state.queue.count + taken)
-            for action in actions.prefix(taken) { admit(Entry(action: action, completion: nil), into: &state) }
-            return (taken, takeParkedDrainer(&state))
+            guard !state.closed else { return (0, nil) }
+            let taken = admitRun(of: actions, completion: nil, into: &state)
+            return (taken, taken > 0 ? takeParkedDrainer(&state) : nil)
         }
     }
 
@@ -158,15 +155,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     func submit(contentsOf actions: [Action], completion: StoreCompletion) -> (wake: UnsafeContinuation<Bool, Never>?, parked: Bool)? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            var index = 0
-            if !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty {
-                let admitted = min(actions.count, max(0, capacity - state.queue.count))
-                state.queue.reserveCapacity(state.queue.count + admitted)
-                while index < admitted {
-                    admit(Entry(action: actions[index], completion: completion), into: &state)
-                    index += 1
-                }
-            }
+            var index = admitRun(of: actions, completion: completion, into: &state)
             let wake = index > 0 ? takeParkedDrainer(&state) : nil
             guard index < actions.count else { return (wake, false) }
             // Waiter id 0 is never cancelled: these senders do not wait in a task.
@@ -292,6 +281,19 @@ final class StoreInbox<Action: Sendable>: Sendable {
             room -= 1
         }
         state.waiters.removeFirst(taken)
+    }
+
+    /// Admits `actions` from the first, as many as there is room for, unless admission is
+    /// paused or senders already wait (a run never overtakes them); returns how many. The
+    /// batch entry points share it and differ only in what becomes of the rest.
+    @inlinable
+    func admitRun(of actions: some Collection<Action>, completion: StoreCompletion?, into state: inout State) -> Int {
+        guard !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty else { return 0 }
+        let taken = min(actions.count, max(0, capacity - state.queue.count))
+        guard taken > 0 else { return 0 }
+        state.queue.reserveCapacity(state.queue.count + taken)
+        for action in actions.prefix(taken) { admit(Entry(action: action, completion: completion), into: &state) }
+        return taken
     }
 
     @inlinable

@@ -26,33 +26,6 @@ struct NATSBatchTests {
         return bytes
     }
 
-    /// Writes `bytes` to the server as a plain client and waits for its PONG.
-    static func send(_ bytes: [UInt8], port: Int) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw POSIXError(.EPIPE) }
-            offset += sent
-        }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: received, as: UTF8.self).contains("PONG") {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw POSIXError(.ECONNRESET) }
-            received += chunk[..<count]
-        }
-    }
-
     /// Every action of the burst arrives once, in order; the malformed one becomes one
     /// `fleet/failed` (kind invalid-message), logged once; the repeated id is dropped; the
     /// counters say so when the bus stops.
@@ -62,7 +35,7 @@ struct NATSBatchTests {
         let bridge = Fleet.bridge(url: server.url, #""publish": "none/*", "subscribe": "switchyard.burst.>""#)
         let bus = try fleet.start("bus-burst", [bridge])
         await bus.wait("the bridge to connect") { $0.statuses.last == "connected" }
-        try Self.send(Self.burst(), port: server.port)
+        try RawNATSClient.send(Self.burst(), port: server.port)
         let expected = Array(1...1500).filter { $0 != 700 }
         await bus.wait("1,499 actions and the refusal") { bus in
             bus.numbers("burst/n", source: "nats:other").count >= expected.count && !bus.actions("fleet/failed").isEmpty

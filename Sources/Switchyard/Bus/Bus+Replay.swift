@@ -29,11 +29,11 @@ extension Bus {
     public func closeWithoutRunning() async {
         guard phase == .idle else { return }
         phase = .finished
-        core.router.finish()
         core.store.close()
         // Every dispatchRecorded returned after its action was reduced and journaled; this
-        // waits for any other action sent without waiting.
+        // waits for any other action sent without waiting, before the watchers' streams end.
         await Bus.waitUntilDrained(core.store, timeout: .seconds(5), log: core.log)
+        core.router.finish()
         // A step-by-step replay's control socket gets a moment to send the last step's reply.
         await storage?.stop(finalState: core.store.currentState, grace: .seconds(1))
     }

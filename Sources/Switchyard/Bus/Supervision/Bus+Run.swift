@@ -70,11 +70,13 @@ extension Bus {
         for runner in children.started.reversed() {
             await runner.stop(timeout: max(.zero, clock.now.duration(to: deadline)))
         }
-        core.router.finish()
         core.store.close()
+        // The router ends only once the closed store has reduced the last queued action (a
+        // stopping plugin's exit report, say), so watchers and `actions(matching:)` see every
+        // action the bus took, and the journal holds them all before it closes.
+        await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)), log: core.log)
+        core.router.finish()
         if let storage {
-            // The journal closes only after the last queued action has been reduced into it.
-            await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)), log: core.log)
             await storage.stop(finalState: core.store.currentState, grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
         }
         phase = .finished
@@ -92,7 +94,7 @@ extension Bus {
         }
         let queued = store.statistics.queued
         if !drained, queued > 0 {
-            log.write(.error, "stopping: \(queued) queued actions were not reduced within \(timeout); the journal does not hold them")
+            log.write(.error, "stopping: \(queued) queued actions were not reduced within \(timeout); neither the journal nor any watcher holds them")
         }
     }
 

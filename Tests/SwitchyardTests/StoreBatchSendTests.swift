@@ -2,8 +2,9 @@ import Testing
 
 @testable import Switchyard
 
-/// `Store.send(contentsOf:)`: a run of actions into the inbox under one lock, as far as there
-/// is room, for a bridge that receives many in one read.
+/// `Store.send(contentsOf:)` handing the rest back (``BatchRest/handBack``): a run of actions
+/// into the inbox under one lock, as far as there is room, for a bridge that receives many in
+/// one read.
 struct StoreBatchSendTests {
     private static func listStore(capacity: Int) -> Store<[Int], Int> {
         Store(initialState: [], reducer: { (state: inout [Int], action: Int) in state.append(action) },
@@ -43,19 +44,32 @@ struct StoreBatchSendTests {
     @Test func waitsBehindPausedAndParkedSenders() {
         let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1, stamp: nil)
         inbox.changePauses(by: 1)
-        #expect(inbox.append(contentsOf: [1]).taken == 0)
+        #expect(inbox.append(contentsOf: [1], completion: nil, parkingRest: false)?.taken == 0)
         let parked = inbox.submit(.init(action: 2, completion: nil), waiterID: 1, admitted: nil)
         guard case .parked = parked else {
             Issue.record("a sender was admitted while paused")
             return
         }
-        #expect(inbox.append(contentsOf: [1]).taken == 0)
+        #expect(inbox.append(contentsOf: [1], completion: nil, parkingRest: false)?.taken == 0)
         inbox.changePauses(by: -1)
         // The parked sender was admitted; the run comes after it, and only as far as there is room.
-        #expect(inbox.append(contentsOf: [3, 4, 5]).taken == 1)
+        #expect(inbox.append(contentsOf: [3, 4, 5], completion: nil, parkingRest: false)?.taken == 1)
         var spare: [StoreInbox<Int>.Entry] = []
         #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [2, 3])
-        #expect(inbox.append(contentsOf: [4, 5, 6]).taken == 2)
+        #expect(inbox.append(contentsOf: [4, 5, 6], completion: nil, parkingRest: false)?.taken == 2)
         #expect(inbox.takeBatch(spare: &spare)?.map(\.sequence) == [3, 4])
+    }
+
+    /// The rest of a batch that waits (the control socket's) holds back a later batch that
+    /// hands its rest back (the bridge's), so neither overtakes the other.
+    @Test func waitingRestHoldsLaterBatchesBack() {
+        let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1, stamp: nil)
+        #expect(inbox.append(contentsOf: [1, 2, 3], completion: .outcome { _ in }, parkingRest: true)?.taken == 2)
+        #expect(inbox.append(contentsOf: [4], completion: nil, parkingRest: false)?.taken == 0)
+        var spare: [StoreInbox<Int>.Entry] = []
+        #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [1, 2])
+        // Taking the batch admitted the parked 3; 4 now goes behind it.
+        #expect(inbox.append(contentsOf: [4], completion: nil, parkingRest: false)?.taken == 1)
+        #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [3, 4])
     }
 }

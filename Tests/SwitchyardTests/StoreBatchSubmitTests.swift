@@ -4,7 +4,8 @@ import Testing
 @testable import Switchyard
 
 /// The control socket's way into the store: every dispatch read in a turn goes in with one
-/// call (``Store/submit(contentsOf:completion:)``), in order, and what does not fit waits.
+/// call (``Store/send(contentsOf:rest:)`` with ``BatchRest/wait(report:)``), in order, and what
+/// does not fit waits.
 struct StoreBatchSubmitTests {
     private func makeStore(capacity: Int) -> Store<[Int], Int> {
         Store<[Int], Int>(
@@ -20,9 +21,9 @@ struct StoreBatchSubmitTests {
         let store = makeStore(capacity: capacity)
         let outcomes = Mutex<[DispatchOutcome]>([])
         let record: @Sendable (DispatchOutcome) -> Void = { outcome in outcomes.withLock { $0.append(outcome) } }
-        let accepted = store.submit(contentsOf: Array(1...count), completion: record)
-        // Nothing drains yet, so whether some had to wait depends only on the room.
-        #expect(accepted == (count <= capacity))
+        let taken = store.send(contentsOf: Array(1...count), rest: .wait(report: record))
+        // Nothing drains yet, so how many had to wait depends only on the room.
+        #expect(taken == min(count, capacity))
         _ = store.submit(100, completion: record)
         store.startDrainer()
         await waitUntil("every action is answered") { outcomes.withLock { $0.count } == count + 1 }
@@ -31,10 +32,10 @@ struct StoreBatchSubmitTests {
         store.close()
     }
 
-    /// An empty batch takes nothing and is accepted.
+    /// An empty batch takes nothing and reports nothing.
     @Test func emptyBatch() {
         let store = makeStore(capacity: 2)
-        #expect(store.submit(contentsOf: []) { _ in Issue.record("an empty batch was answered") })
+        #expect(store.send(contentsOf: [], rest: .wait { _ in Issue.record("an empty batch was answered") }) == 0)
         store.close()
     }
 
@@ -43,7 +44,7 @@ struct StoreBatchSubmitTests {
         let store = makeStore(capacity: 4)
         store.close()
         let outcomes = Mutex<[DispatchOutcome]>([])
-        #expect(!store.submit(contentsOf: [1, 2, 3]) { outcome in outcomes.withLock { $0.append(outcome) } })
+        #expect(store.send(contentsOf: [1, 2, 3], rest: .wait { outcome in outcomes.withLock { $0.append(outcome) } }) == 0)
         #expect(outcomes.withLock { $0 } == [.stopping, .stopping, .stopping])
     }
 }

@@ -60,7 +60,9 @@ extension Bus {
 
     nonisolated func controlBackend() -> ControlBackend {
         ControlBackend(
-            dispatch: { [core] actions, completion in core.store.submit(contentsOf: actions, completion: completion) },
+            dispatch: { [core] actions, completion in
+                core.store.send(contentsOf: actions, rest: .wait(report: completion)) == actions.count
+            },
             state: { [core] in core.log.secrets.redact(core.store.currentState) },
             actions: { [core] pattern, bufferSize, overflow in
                 core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)

@@ -134,14 +134,23 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
-    /// Enqueues a run of actions without waiting, under one lock of the inbox and with one
-    /// wake-up of the reducer, for a sender that receives many at once (a network read).
-    /// Takes them from the first, as many as there is room for, and returns how many it took;
-    /// the rest, in order, are the caller's to send again or wait for room with
-    /// ``dispatch(_:)``. Takes none while other senders wait for room or the store is closed.
+    /// Enqueues a run of actions in order without waiting, under one lock of the inbox and with
+    /// one wake-up of the reducer, for a sender that receives many at once (a network read, the
+    /// control socket's turn). Takes them from the first, as many as there is room for, and
+    /// returns how many it took; `rest` says what becomes of the others (see ``BatchRest``).
+    /// Takes none while other senders wait for room or the store is closed; a closed store
+    /// reports every action of a `.wait` batch as ``DispatchOutcome/stopping``.
     @discardableResult
-    nonisolated func send(contentsOf actions: some Collection<Action>) -> Int {
-        let (taken, wake) = inbox.append(contentsOf: actions)
+    nonisolated func send(contentsOf actions: some Collection<Action>, rest: BatchRest = .handBack) -> Int {
+        let completion: StoreCompletion?
+        switch rest {
+        case .handBack: completion = nil
+        case .wait(let report): completion = .outcome(report)
+        }
+        guard let (taken, wake) = inbox.append(contentsOf: actions, completion: completion, parkingRest: completion != nil) else {
+            if case .wait(let report) = rest { for _ in actions { report(.stopping) } }
+            return 0
+        }
         wake?.resume(returning: true)
         return taken
     }
@@ -203,21 +212,6 @@ public final actor Store<State: Sendable, Action: Sendable> {
             completion(.stopping)
             return false
         }
-    }
-
-    /// Enqueues `actions` in order, as ``submit(_:completion:)`` does each, under one lock of
-    /// the inbox and with one wake-up of the reducer for the lot: the control socket hands over
-    /// every dispatch it read in a turn this way. Those that do not fit wait, in order, for room.
-    /// `completion` is called once per action. Returns `false` when any waits (or all were
-    /// refused), so that a caller can hold its later actions back.
-    @discardableResult
-    nonisolated func submit(contentsOf actions: [Action], completion: @escaping @Sendable (DispatchOutcome) -> Void) -> Bool {
-        guard let result = inbox.submit(contentsOf: actions, completion: .outcome(completion)) else {
-            for _ in actions { completion(.stopping) }
-            return false
-        }
-        result.wake?.resume(returning: true)
-        return !result.parked
     }
 
     /// Stops taking actions: later sends are refused and waiting senders released; actions
@@ -300,6 +294,18 @@ public final actor Store<State: Sendable, Action: Sendable> {
 
     /// The sequence number the next accepted action gets.
     nonisolated var nextSequence: UInt64 { inbox.nextSequence }
+}
+
+/// What a batch ``Store/send(contentsOf:rest:)`` does with the actions that do not fit in the
+/// inbox at once.
+enum BatchRest: Sendable {
+    /// They are handed back: the caller sends them again, or waits for room with
+    /// ``Store/dispatch(_:)`` (the NATS bridge, which may wait).
+    case handBack
+    /// They wait for room in order, behind the others and ahead of later senders, without a
+    /// task (the control socket, whose thread never waits); `report` is called once for every
+    /// action of the batch, as ``Store/submit(_:completion:)`` calls its completion.
+    case wait(report: @Sendable (DispatchOutcome) -> Void)
 }
 
 /// The store's counters, readable from any task.

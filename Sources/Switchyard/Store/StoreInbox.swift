@@ -105,17 +105,32 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
     }
 
-    /// Appends as many of `actions`, from the first, as there is room for, under one lock;
-    /// returns how many were taken and the parked drainer to resume. Nothing is taken while
-    /// senders wait for room or admission is paused, as ``append(_:)`` refuses then too, so the
-    /// rest can wait in order behind them. The ones not taken are not counted as rejected:
-    /// the caller waits for room for them instead of dropping them.
-    @inlinable
-    func append(contentsOf actions: some Collection<Action>) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?) {
+    /// Appends a run of `actions` in order under one lock: as many as there is room for go into
+    /// the queue, from the first, each with `completion`. Nothing is taken while senders wait for
+    /// room or admission is paused, as ``append(_:)`` refuses then too, so a run never overtakes
+    /// them. With `parkingRest`, the ones that do not fit wait in order behind the others (as
+    /// parked senders that need no resuming); without, they are the caller's to send again. Those
+    /// not taken are never counted as rejected. Returns how many went into the queue and the
+    /// parked drainer to resume after unlocking; `nil` when the inbox is closed and took none.
+    func append(
+        contentsOf actions: some Collection<Action>, completion: StoreCompletion?, parkingRest: Bool
+    ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
-            guard !state.closed else { return (0, nil) }
-            let taken = admitRun(of: actions, completion: nil, into: &state)
-            return (taken, taken > 0 ? takeParkedDrainer(&state) : nil)
+            guard !state.closed else { return nil }
+            var taken = 0
+            if !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty {
+                taken = min(actions.count, max(0, capacity - state.queue.count))
+                state.queue.reserveCapacity(state.queue.count + taken)
+                for action in actions.prefix(taken) { admit(Entry(action: action, completion: completion), into: &state) }
+            }
+            let wake = taken > 0 ? takeParkedDrainer(&state) : nil
+            if parkingRest {
+                // Waiter id 0 is never cancelled: these senders do not wait in a task.
+                for action in actions.dropFirst(taken) {
+                    state.waiters.append(Waiter(id: 0, entry: Entry(action: action, completion: completion), admitted: nil))
+                }
+            }
+            return (taken, wake)
         }
     }
 
@@ -145,25 +160,6 @@ final class StoreInbox<Action: Sendable>: Sendable {
             let waiter = Waiter(id: waiterID, entry: entry, admitted: admitted)
             if priority { state.priorityWaiters.append(waiter) } else { state.waiters.append(waiter) }
             return .parked
-        }
-    }
-
-    /// Appends `actions` in order, all with `completion`, under one lock: as many as there is
-    /// room for go into the queue, and once one does not fit, it and the rest wait in order
-    /// (as parked senders that need no resuming). `wake` is the parked drainer to resume after
-    /// unlocking, `parked` whether any wait; `nil` when the inbox is closed and took none.
-    func submit(contentsOf actions: [Action], completion: StoreCompletion) -> (wake: UnsafeContinuation<Bool, Never>?, parked: Bool)? {
-        state.withLock { state in
-            guard !state.closed else { return nil }
-            var index = admitRun(of: actions, completion: completion, into: &state)
-            let wake = index > 0 ? takeParkedDrainer(&state) : nil
-            guard index < actions.count else { return (wake, false) }
-            // Waiter id 0 is never cancelled: these senders do not wait in a task.
-            while index < actions.count {
-                state.waiters.append(Waiter(id: 0, entry: Entry(action: actions[index], completion: completion), admitted: nil))
-                index += 1
-            }
-            return (wake, true)
         }
     }
 
@@ -281,19 +277,6 @@ final class StoreInbox<Action: Sendable>: Sendable {
             room -= 1
         }
         state.waiters.removeFirst(taken)
-    }
-
-    /// Admits `actions` from the first, as many as there is room for, unless admission is
-    /// paused or senders already wait (a run never overtakes them); returns how many. The
-    /// batch entry points share it and differ only in what becomes of the rest.
-    @inlinable
-    func admitRun(of actions: some Collection<Action>, completion: StoreCompletion?, into state: inout State) -> Int {
-        guard !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty else { return 0 }
-        let taken = min(actions.count, max(0, capacity - state.queue.count))
-        guard taken > 0 else { return 0 }
-        state.queue.reserveCapacity(state.queue.count + taken)
-        for action in actions.prefix(taken) { admit(Entry(action: action, completion: completion), into: &state) }
-        return taken
     }
 
     @inlinable

@@ -73,20 +73,6 @@ struct CombineLatestTests {
         #expect(tuple.map { "\($0)\($1)\($2)\($3)" } == "1b2.5false")
     }
 
-    /// Cancelling the consumer in the middle stops every input task.
-    @Test func cancellingTheConsumerStopsTheInputs() async {
-        let numbers = TestSource<Int, Never>()
-        let letters = TestSource<String, Never>()
-        let recorder = TestRecorder(numbers.combineLatest(letters).map { "\($0)\($1)" })
-        numbers.send(1)
-        letters.send("a")
-        await recorder.waitForElements(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await numbers.waitForTermination()
-        await letters.waitForTermination()
-    }
-
     /// The machine emits once every slot has a value and ends exactly once.
     @Test func stateMachineEmitsOnceComplete() {
         var machine = CombineLatestStateMachine<Int>(inputs: 2)

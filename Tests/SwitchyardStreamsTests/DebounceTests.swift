@@ -80,28 +80,6 @@ struct DebounceTests {
         #expect(failure == .boom)
     }
 
-    /// Cancelling the consumer in the middle stops the upstream task and the timer task.
-    @Test func cancellationInTheMiddleStopsBothTasks() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, Never>()
-        let recorder = TestRecorder(source.debounce(for: .seconds(1), clock: clock))
-        source.send(1)
-        await source.waitForDemand()
-        await clock.waitForSleepers(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await source.waitForTermination()
-        await clock.waitForSleepers(count: 0)
-        #expect(recorder.elements.isEmpty)
-    }
-
-    /// A negative interval stops the program with a clear message.
-    @Test func negativeIntervalIsRejected() async {
-        await #expect(processExitsWith: .failure) {
-            _ = TestSource<Int, Never>().debounce(for: .seconds(-1), clock: ManualClock())
-        }
-    }
-
     /// The machine moves the deadline with each element and emits only when it is reached.
     @Test func stateMachineMovesTheDeadline() {
         var machine = DebounceStateMachine<Int, Instant>(interval: .seconds(1))

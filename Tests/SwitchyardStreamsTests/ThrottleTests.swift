@@ -75,28 +75,6 @@ struct ThrottleTests {
         #expect(recorder.elements == [1])
     }
 
-    /// Cancelling the consumer in the middle stops the upstream task and the timer task.
-    @Test func cancellationInTheMiddleStopsBothTasks() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, Never>()
-        let recorder = TestRecorder(source.throttle(for: .seconds(1), clock: clock, latest: true))
-        source.send(1)
-        source.send(2)
-        await recorder.waitForElements(count: 1)
-        await clock.waitForSleepers(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await source.waitForTermination()
-        await clock.waitForSleepers(count: 0)
-    }
-
-    /// A negative interval stops the program with a clear message.
-    @Test func negativeIntervalIsRejected() async {
-        await #expect(processExitsWith: .failure) {
-            _ = TestSource<Int, Never>().throttle(for: .seconds(-1), clock: ManualClock(), latest: true)
-        }
-    }
-
     /// The machine opens windows, holds within them, and catches up when an element arrives
     /// after a window ended before its timer ran.
     @Test func stateMachineWindows() {

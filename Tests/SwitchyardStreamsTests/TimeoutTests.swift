@@ -51,27 +51,6 @@ struct TimeoutTests {
         #expect(recorder.elements == [1])
     }
 
-    /// Cancelling the consumer in the middle stops the upstream task and the timer task.
-    @Test func cancellationInTheMiddleStopsBothTasks() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, Never>()
-        let recorder = TestRecorder(source.timeout(.seconds(1), clock: clock))
-        source.send(1)
-        await recorder.waitForElements(count: 1)
-        await clock.waitForSleepers(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await source.waitForTermination()
-        await clock.waitForSleepers(count: 0)
-    }
-
-    /// A negative interval stops the program with a clear message.
-    @Test func negativeIntervalIsRejected() async {
-        await #expect(processExitsWith: .failure) {
-            _ = TestSource<Int, Never>().timeout(.seconds(-1), clock: ManualClock())
-        }
-    }
-
     /// The machine counts only time spent waiting for the upstream and times out once.
     @Test func stateMachineCountsUpstreamSilenceOnly() {
         var machine = TimeoutStateMachine<Instant>(interval: .seconds(1))

@@ -86,18 +86,4 @@ struct ZipTests {
         #expect(await recorder.waitForCompletion() == .failed(.boom))
         #expect(recorder.elements == ["1a"])
     }
-
-    /// Cancelling the consumer while it waits ends the zip and releases the inputs.
-    @Test func cancellationInTheMiddleStops() async {
-        let numbers = TestSource<Int, TestFailure>()
-        let letters = TestSource<String, TestFailure>()
-        let recorder = TestRecorder(numbers.zip(letters).map { "\($0)\($1)" })
-        numbers.send(1)
-        letters.send("a")
-        await recorder.waitForElements(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await numbers.waitForTermination()
-        await letters.waitForTermination()
-    }
 }

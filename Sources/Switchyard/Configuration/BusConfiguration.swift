@@ -41,13 +41,7 @@ public struct BusConfiguration: Sendable {
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
-        let document: JSON
-        do {
-            document = try JSON(parsingInput: text)
-        } catch {
-            throw ConfigurationError(file: file, path: "", message: error.description)
-        }
-        return try validate(document, file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+        try parse(bytes: Array(text.utf8), file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     /// Reads the file at `path` and parses it as ``parse(_:file:environment:knownKinds:)`` does,
@@ -67,13 +61,24 @@ public struct BusConfiguration: Sendable {
         } catch {
             throw ConfigurationError(file: path, path: "", message: error.description)
         }
+        return try parse(bytes: bytes, file: path, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+    }
+
+    /// Parses a configuration file's bytes; a JSON error is a problem at the top of `file`.
+    private static func parse(
+        bytes: [UInt8],
+        file: String,
+        environment: [String: String],
+        knownKinds: [String],
+        checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
+    ) throws(ConfigurationError) -> BusConfiguration {
         let document: JSON
         do {
             document = try JSON(parsingInput: bytes)
         } catch {
-            throw ConfigurationError(file: path, path: "", message: error.description)
+            throw ConfigurationError(file: file, path: "", message: error.description)
         }
-        return try validate(document, file: path, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+        return try validate(document, file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     private static func validate(

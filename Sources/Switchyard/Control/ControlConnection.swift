@@ -5,20 +5,21 @@ import SwitchyardIO
 /// It reads while its session wants input, runs the session's steps while its outbox has
 /// room, and sends what the outbox holds. A watcher's stream and a dispatch's reply come in
 /// through the outbox from tasks; everything else happens on the loop's thread.
-final class ControlConnection: StreamHandler {
+final class ControlConnection: HostedConnection {
     let channel: any StreamChannel
     let outbox: ControlOutbox
     var session: ControlSession
-    private unowned let host: ControlHost
+    unowned let host: ControlHost
     /// A send failed: replies are discarded from now on.
-    private(set) var outputBroken = false
+    var outputBroken = false
     /// The watcher's stream ended or it was dropped: close once the outbox is sent, or at
     /// this time if the client stops reading it (each read moves it on).
     var closeDeadline: ContinuousClock.Instant?
     /// The timer that looks at the connection again at ``closeDeadline``.
-    var closeTimer: TimerID?
+    var timer: (id: TimerID, due: ContinuousClock.Instant)?
     /// The task streaming to a watching connection.
     var watcher: Task<Void, Never>?
+    var producer: Task<Void, Never>? { watcher }
     /// When the connection last received bytes or had anything to do, for the idle timeout.
     var lastActivity = ContinuousClock.now
     /// Told what became of each of the connection's dispatches.
@@ -49,33 +50,16 @@ final class ControlConnection: StreamHandler {
         host.service(self)
     }
 
-    func writable() {
-        host.service(self)
-    }
-
-    func hungUp() {
-        host.service(self)
-    }
-
     /// Reads while the session wants input and asks to hear when the socket takes more bytes
     /// while replies wait.
     func updateInterest() {
         channel.isReading = session.wantsInput(readAhead: ControlLimits.readAhead)
-        channel.wantsWritable = !outputBroken && outbox.pendingCount > 0
+        channel.wantsWritable = hasOutputWaiting
     }
 
     /// Sends what the outbox holds, as far as the socket takes it.
     func flush() {
-        guard !outputBroken else { return }
-        var failed = false
-        let sent = outbox.flush { bytes in
-            guard let sent = channel.write(bytes) else {
-                failed = true
-                return 0
-            }
-            return sent
-        }
-        if failed { breakOutput() }
+        let sent = sendOutbox()
         // A closing watcher that still reads gets the time it needs for its last lines.
         if sent > 0, let deadline = closeDeadline {
             closeDeadline = max(deadline, ContinuousClock.now.advanced(by: ControlHost.closeGrace))
@@ -105,18 +89,5 @@ final class ControlConnection: StreamHandler {
             return false
         }
         return now - lastActivity >= timeout
-    }
-
-    /// Closes the socket and cancels the watcher; an in-flight dispatch still completes, and
-    /// its reply is discarded.
-    func close() {
-        watcher?.cancel()
-        outbox.close()
-        channel.close()
-    }
-
-    private func breakOutput() {
-        outputBroken = true
-        outbox.close()
     }
 }

@@ -8,7 +8,7 @@ import SwitchyardStreams
 /// Everything here is event-driven — readiness of a socket, the server's outbox signal, or a
 /// timer (idle timeout, a closing watcher's grace, the stop deadline) — so an idle server
 /// costs nothing and a busy one only touches the connections that have something to do.
-final class ControlHost {
+final class ControlHost: ConnectionHost {
     /// How long a watcher whose stream ended may take to read what is queued for it.
     static let closeGrace: Duration = .seconds(1)
     /// How long a dropped watcher that stopped reading may take to come back for its
@@ -16,16 +16,12 @@ final class ControlHost {
     static let dropGrace: Duration = .seconds(30)
     /// How long accepting pauses after `accept` failed (out of descriptors, say).
     static let acceptPause: Duration = .milliseconds(100)
+    static let logName = "control"
 
-    private let server: ControlServer
-    private let thread: LoopThread
-    private var acceptor: Acceptor?
-    private var connections: [ObjectIdentifier: ControlConnection] = [:]
-    private var stopDeadline: ContinuousClock.Instant?
-    private var stopTimer: TimerID?
+    let server: ControlServer
+    let thread: LoopThread
+    var connections = HostedConnections<ControlConnection>()
     private var idleTimer: (id: TimerID, due: ContinuousClock.Instant)?
-    private var finished = false
-    private var loggedDescriptorExhaustion = false
     private var loggedRefusedUsers = Set<UInt32>()
     private let ownUser = geteuid()
     /// The dispatches read in this turn and not yet handed to the bus; kept between turns for
@@ -40,37 +36,19 @@ final class ControlHost {
     /// Starts serving `server`'s listener on `thread`. The host keeps itself alive through its
     /// signal handlers and acceptor until it finishes.
     static func start(server: ControlServer, on thread: LoopThread) {
-        let host = ControlHost(server: server, thread: thread)
-        thread.setSignalHandler(server.outboxSignal) { host.serviceAll() }
-        thread.setSignalHandler(server.stopSignal) { host.stop() }
-        do {
-            host.acceptor = try Acceptor(listener: server.listener, on: thread, pause: acceptPause) { host.accepted($0) }
-        } catch {
-            server.log.write(.error, "control: the socket server stopped: \(error)")
-            host.finish()
-        }
+        ControlHost(server: server, thread: thread).start(acceptPause: acceptPause, failed: "control: the socket server stopped") { $0.accepted($1) }
     }
 
     /// Handles what the acceptor reports. Out of descriptors, the waiting client it accepted
     /// with the spare descriptor is told `too-many-clients` and closed (it would otherwise
     /// hang in the backlog), and the exhaustion is logged once until a connection succeeds.
     private func accepted(_ event: Acceptor.Event) {
-        switch event {
-        case .connection(let descriptor):
-            loggedDescriptorExhaustion = false
-            admit(descriptor)
-        case .outOfDescriptors(let code, let refused):
+        handle(event, refusal: "too-many-clients", admit: admit) { refused in
             server.count { $0.refused += 1 }
-            if !loggedDescriptorExhaustion {
-                loggedDescriptorExhaustion = true
-                server.log.write(.warning, "control: out of file descriptors (\(IOError.text(code))); refusing connections with too-many-clients until some close")
-            }
             if let refused {
                 _ = ControlReply.error(.outOfDescriptors).withUnsafeBytes { Sockets.send(refused, $0) }
                 Glibc.close(refused)
             }
-        case .failed(let code):
-            server.log.write(.warning, "control: accept failed: \(IOError.text(code)); pausing")
         }
     }
 
@@ -84,27 +62,29 @@ final class ControlHost {
             }
             return
         }
-        guard connections.count < server.limits.maximumClients else {
+        guard connections.open.count < server.limits.maximumClients else {
             refuse(descriptor, with: .tooManyClients(limit: server.limits.maximumClients))
             return
         }
-        let channel: SocketChannel
-        do {
-            channel = try SocketChannel(descriptor: descriptor, on: thread)
-        } catch {
-            server.log.write(.warning, "control: cannot serve a connection: \(error)")
-            refuse(descriptor, with: .outOfDescriptors)
-            return
+        let opened = open(descriptor, refuse: { refuse($0, with: .outOfDescriptors) }) {
+            ControlConnection(channel: $0, limits: server.limits, host: self, server: server)
         }
-        let connection = ControlConnection(channel: channel, limits: server.limits, host: self,
-                                           server: server)
-        channel.handler = connection
-        connections[ObjectIdentifier(connection)] = connection
+        guard let connection = opened else { return }
+        armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
+    }
+
+    func countOpened(_ connection: ControlConnection) {
         server.count { statistics in
             statistics.accepted += 1
             statistics.clients += 1
         }
-        armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
+    }
+
+    func countClosed(_ connection: ControlConnection) {
+        server.count { statistics in
+            statistics.clients -= 1
+            if connection.session.isWatching { statistics.watchers -= 1 }
+        }
     }
 
     private func refuse(_ descriptor: Int32, with error: ControlError) {
@@ -113,14 +93,10 @@ final class ControlHost {
         server.count { $0.refused += 1 }
     }
 
-    private func serviceAll() {
-        for connection in Array(connections.values) { service(connection) }
-    }
-
     /// Collects the connection's events, runs its steps while its replies fit, sends, and
     /// closes it when it is done (or, while stopping, idle or out of time).
     func service(_ connection: ControlConnection) {
-        guard connections[ObjectIdentifier(connection)] != nil else { return }
+        guard isOpen(connection) else { return }
         if let events = connection.outbox.takeEvents() {
             for _ in 0..<events.completions { connection.session.completed() }
             if let reason = events.dropped {
@@ -137,6 +113,7 @@ final class ControlHost {
         // wake-up of the reducer), and are counted once rather than under the counters' lock
         // each; any other step sends and counts the ones before it first, so a `stats` reply
         // counts them and a `state` reply sees them.
+        let stopDeadline = connections.stopDeadline
         while stopDeadline == nil, connection.outbox.pendingCount < ControlLimits.replyHighWater,
               let step = connection.session.nextStep() {
             if case .dispatch(let action) = step {
@@ -155,12 +132,13 @@ final class ControlHost {
             return
         }
         connection.updateInterest()
-        if let closeDeadline = connection.closeDeadline, connection.closeTimer == nil {
-            connection.closeTimer = thread.schedule(at: closeDeadline) { [weak self, weak connection] in
+        if let closeDeadline = connection.closeDeadline, connection.timer == nil {
+            let id = thread.schedule(at: closeDeadline) { [weak self, weak connection] in
                 guard let self, let connection else { return }
-                connection.closeTimer = nil
+                connection.timer = nil
                 self.service(connection)
             }
+            connection.timer = (id, closeDeadline)
         }
         if stopDeadline == nil, connection.isIdle {
             armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
@@ -250,7 +228,7 @@ final class ControlHost {
 
     /// Makes sure the idle sweep runs by `due`.
     private func armIdleTimer(due: ContinuousClock.Instant) {
-        guard stopDeadline == nil else { return }
+        guard connections.stopDeadline == nil else { return }
         if let idleTimer {
             guard due < idleTimer.due else { return }
             thread.cancel(idleTimer.id)
@@ -269,7 +247,7 @@ final class ControlHost {
         let timeout = server.limits.idleTimeout
         let now = ContinuousClock.now
         var nextDue: ContinuousClock.Instant?
-        for connection in Array(connections.values) {
+        for connection in Array(connections.open.values) {
             guard connection.isIdle(longerThan: timeout, now: now) else {
                 if connection.isIdle, connection.closeDeadline == nil {
                     let due = connection.lastActivity.advanced(by: timeout)
@@ -284,49 +262,8 @@ final class ControlHost {
         return nextDue
     }
 
-    /// Stops accepting and taking requests; idle connections close now, the rest once done
-    /// or at the stop deadline.
-    private func stop() {
-        guard stopDeadline == nil, !finished, let deadline = server.stopDeadline else { return }
-        stopDeadline = deadline
-        acceptor?.stop()
-        acceptor = nil
+    func cancelHostTimers() {
         if let idleTimer { thread.cancel(idleTimer.id) }
         idleTimer = nil
-        stopTimer = thread.schedule(at: deadline) { [weak self] in
-            guard let self else { return }
-            self.stopTimer = nil
-            self.finish()
-        }
-        serviceAll()
-        if connections.isEmpty { finish() }
-    }
-
-    /// Closes every connection, lets go of the loop and tells the server it has exited.
-    private func finish() {
-        guard !finished else { return }
-        finished = true
-        for connection in Array(connections.values) { close(connection) }
-        acceptor?.stop()
-        acceptor = nil
-        if let stopTimer { thread.cancel(stopTimer) }
-        if let idleTimer { thread.cancel(idleTimer.id) }
-        thread.removeSignal(server.outboxSignal)
-        thread.removeSignal(server.stopSignal)
-        server.markExited()
-    }
-
-    private func close(_ connection: ControlConnection) {
-        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
-        connection.flush()
-        if let closeTimer = connection.closeTimer { thread.cancel(closeTimer) }
-        connection.closeTimer = nil
-        // Counted before the socket closes, so a client that sees the end sees the count too.
-        server.count { statistics in
-            statistics.clients -= 1
-            if connection.session.isWatching { statistics.watchers -= 1 }
-        }
-        connection.close()
-        if stopDeadline != nil, connections.isEmpty { finish() }
     }
 }

@@ -6,20 +6,21 @@ import SwitchyardIO
 /// stops the reads past ``HTTPLimits/readAhead``). A dispatch's response and an event
 /// stream's bytes come in through the outbox from tasks; everything else happens on the
 /// loop's thread.
-final class HTTPConnection: StreamHandler {
+final class HTTPConnection: HostedConnection {
     let channel: any StreamChannel
     let outbox: ControlOutbox
     var parser: HTTPRequestParser
-    private unowned let host: HTTPHost
+    unowned let host: HTTPHost
     /// A dispatch is in flight: no request is taken until its response is queued.
     var awaitingResponse = false
     /// The task streaming events to this connection.
     var stream: Task<Void, Never>?
+    var producer: Task<Void, Never>? { stream }
     /// Close once the outbox is sent: the response said `Connection: close`, or a request
     /// failed.
     var closing = false
     /// A send failed or the peer ended its side.
-    private(set) var outputBroken = false
+    var outputBroken = false
     private(set) var inputEnded = false
     /// When the connection last received bytes or sent some, for the idle timeout.
     var lastActivity = ContinuousClock.now
@@ -52,14 +53,6 @@ final class HTTPConnection: StreamHandler {
         host.service(self)
     }
 
-    func writable() {
-        host.service(self)
-    }
-
-    func hungUp() {
-        host.service(self)
-    }
-
     /// Whether the connection waits for nothing but the next request.
     var isIdle: Bool { !awaitingResponse && stream == nil && outbox.pendingCount == 0 && requestStarted == nil }
 
@@ -74,34 +67,11 @@ final class HTTPConnection: StreamHandler {
 
     func updateInterest(readAhead: Int) {
         channel.isReading = !inputEnded && (stream != nil || (!closing && parser.bufferedCount < readAhead))
-        channel.wantsWritable = !outputBroken && outbox.pendingCount > 0
+        channel.wantsWritable = hasOutputWaiting
     }
 
     /// Sends what the outbox holds, as far as the socket takes it.
     func flush() {
-        guard !outputBroken else { return }
-        var failed = false
-        let sent = outbox.flush { bytes in
-            guard let sent = channel.write(bytes) else {
-                failed = true
-                return 0
-            }
-            return sent
-        }
-        if failed { breakOutput() }
-        if sent > 0 { lastActivity = ContinuousClock.now }
-    }
-
-    /// Closes the socket and ends the stream; a dispatch in flight still completes, and its
-    /// response is discarded.
-    func close() {
-        stream?.cancel()
-        outbox.close()
-        channel.close()
-    }
-
-    private func breakOutput() {
-        outputBroken = true
-        outbox.close()
+        if sendOutbox() > 0 { lastActivity = ContinuousClock.now }
     }
 }

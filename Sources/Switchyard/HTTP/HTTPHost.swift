@@ -7,17 +7,13 @@ import SwitchyardStreams
 ///
 /// Event-driven like the control host: readiness, the server's outbox signal, or a
 /// connection's timer (request timeout, idle timeout, the stop deadline).
-final class HTTPHost {
-    private let server: HTTPServer
-    private let thread: LoopThread
+final class HTTPHost: ConnectionHost {
+    let server: HTTPServer
+    let thread: LoopThread
     private let router: HTTPRouter
-    private var acceptor: Acceptor?
-    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
-    private var stopDeadline: ContinuousClock.Instant?
-    private var stopTimer: TimerID?
-    private var finished = false
-    private var loggedDescriptorExhaustion = false
+    var connections = HostedConnections<HTTPConnection>()
     private var loggedDrop = false
+    static let logName = "http"
 
     private init(server: HTTPServer, thread: LoopThread) {
         self.server = server
@@ -27,57 +23,44 @@ final class HTTPHost {
 
     /// Starts serving `server`'s listener on `thread`.
     static func start(server: HTTPServer, on thread: LoopThread) {
-        let host = HTTPHost(server: server, thread: thread)
-        thread.setSignalHandler(server.outboxSignal) { host.serviceAll() }
-        thread.setSignalHandler(server.stopSignal) { host.stop() }
-        do {
-            host.acceptor = try Acceptor(listener: server.listener, on: thread) { host.accepted($0) }
-        } catch {
-            server.log.write(.error, "http: the server stopped: \(error)")
-            host.finish()
-        }
+        HTTPHost(server: server, thread: thread).start(acceptPause: .milliseconds(100), failed: "http: the server stopped") { $0.accepted($1) }
     }
 
     private func accepted(_ event: Acceptor.Event) {
-        switch event {
-        case .connection(let descriptor):
-            loggedDescriptorExhaustion = false
-            admit(descriptor)
-        case .outOfDescriptors(let code, let refused):
-            if !loggedDescriptorExhaustion {
-                loggedDescriptorExhaustion = true
-                server.log.write(.warning, "http: out of file descriptors (\(IOError.text(code))); refusing connections with 503 until some close")
-            }
+        handle(event, refusal: "503", admit: admit) { refused in
             if let refused { refuse(refused, "the bus has run out of file descriptors; try again later") }
-        case .failed(let code):
-            server.log.write(.warning, "http: accept failed: \(IOError.text(code)); pausing")
         }
     }
 
     private func admit(_ descriptor: Int32) {
-        guard connections.count < server.limits.maximumConnections else {
+        guard connections.open.count < server.limits.maximumConnections else {
             refuse(descriptor, "the bus serves at most \(server.limits.maximumConnections) HTTP connections at a time; try again later")
             return
         }
         var on: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        let channel: SocketChannel
-        do {
-            channel = try SocketChannel(descriptor: descriptor, on: thread)
-        } catch {
-            server.log.write(.warning, "http: cannot serve a connection: \(error)")
-            refuse(descriptor, "the bus cannot serve a connection now; try again later")
-            return
+        let opened = open(descriptor, refuse: { refuse($0, "the bus cannot serve a connection now; try again later") }) {
+            HTTPConnection(channel: $0, limits: server.limits, host: self)
         }
-        let connection = HTTPConnection(channel: channel, limits: server.limits, host: self)
-        channel.handler = connection
-        connections[ObjectIdentifier(connection)] = connection
+        if let opened { armTimer(opened) }
+    }
+
+    func countOpened(_ connection: HTTPConnection) {
         server.count { statistics in
             statistics.accepted += 1
             statistics.connections += 1
         }
-        armTimer(connection)
     }
+
+    func countClosed(_ connection: HTTPConnection) {
+        server.count { statistics in
+            statistics.connections -= 1
+            if connection.stream != nil { statistics.streams -= 1 }
+        }
+    }
+
+    /// The host keeps no timers besides its connections'.
+    func cancelHostTimers() {}
 
     /// Answers 503 and closes: the request is not read, so the client is told before it sends.
     private func refuse(_ descriptor: Int32, _ message: String) {
@@ -91,14 +74,11 @@ final class HTTPHost {
         }
     }
 
-    private func serviceAll() {
-        for connection in Array(connections.values) { service(connection) }
-    }
-
     /// Collects the connection's events, answers its requests while it may, sends, and closes
     /// it when it is done.
     func service(_ connection: HTTPConnection) {
-        guard connections[ObjectIdentifier(connection)] != nil else { return }
+        guard isOpen(connection) else { return }
+        let stopDeadline = connections.stopDeadline
         if let events = connection.outbox.takeEvents() {
             if events.completions > 0 { connection.awaitingResponse = false }
             if let reason = events.dropped {
@@ -221,7 +201,7 @@ final class HTTPHost {
     }
 
     private func expire(_ connection: HTTPConnection) {
-        guard connections[ObjectIdentifier(connection)] != nil else { return }
+        guard isOpen(connection) else { return }
         let now = ContinuousClock.now
         if let started = connection.requestStarted, !connection.awaitingResponse,
            now >= started.advanced(by: server.limits.requestTimeout) {
@@ -238,44 +218,5 @@ final class HTTPHost {
             return
         }
         service(connection)
-    }
-
-    private func stop() {
-        guard stopDeadline == nil, !finished, let deadline = server.stopDeadline else { return }
-        stopDeadline = deadline
-        acceptor?.stop()
-        acceptor = nil
-        stopTimer = thread.schedule(at: deadline) { [weak self] in
-            guard let self else { return }
-            self.stopTimer = nil
-            self.finish()
-        }
-        serviceAll()
-        if connections.isEmpty { finish() }
-    }
-
-    private func finish() {
-        guard !finished else { return }
-        finished = true
-        for connection in Array(connections.values) { close(connection) }
-        acceptor?.stop()
-        acceptor = nil
-        if let stopTimer { thread.cancel(stopTimer) }
-        thread.removeSignal(server.outboxSignal)
-        thread.removeSignal(server.stopSignal)
-        server.markExited()
-    }
-
-    private func close(_ connection: HTTPConnection) {
-        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
-        connection.flush()
-        if let timer = connection.timer { thread.cancel(timer.id) }
-        connection.timer = nil
-        server.count { statistics in
-            statistics.connections -= 1
-            if connection.stream != nil { statistics.streams -= 1 }
-        }
-        connection.close()
-        if stopDeadline != nil, connections.isEmpty { finish() }
     }
 }

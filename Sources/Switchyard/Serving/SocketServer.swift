@@ -11,6 +11,11 @@ protocol SocketServer: Sendable {
     associatedtype Statistics: Sendable
     /// The shared part.
     var lifecycle: ServerLifecycle<Statistics> { get }
+    /// Where the host logs what a client cannot be told.
+    var log: LogSink { get }
+    /// The loop side has closed every connection: the listener closes (and whatever else
+    /// the server leaves behind goes).
+    func markExited()
 }
 
 extension SocketServer {

@@ -66,34 +66,8 @@ where Base.Element: Sendable {
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read, and time measured, from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let (tolerance, clock) = (self.tolerance, self.clock)
         let driver = Driver(machine: Machine(interval: interval))
-        driver.read(base) { iterator in await Self.consume(&iterator, into: driver, clock: clock) }
-        driver.spawnAfterStart {
-            await driver.runDeadlines(clock: clock, tolerance: tolerance, emits: true) { machine, output, now in
-                if let element = machine.deadlineReached(at: now) { output.emit(element) }
-            }
-        }
+        driver.hold(base, clock: clock, tolerance: tolerance)
         return Iterator(driver)
-    }
-
-    @inlinable static func consume(_ iterator: inout Base.AsyncIterator, into driver: Driver, clock: C) async {
-        let end = await drain(&iterator) { element in
-            let now = clock.now
-            return driver.update { machine, output in
-                machine.received(element, at: now)
-                return !output.isEnded
-            }
-        }
-        driver.update { machine, output in
-            switch end {
-            case .success:
-                if let pending = machine.upstreamFinished() { output.emit(pending) }
-                output.finish()
-            case .failure(let failure):
-                machine.upstreamFailed()
-                output.fail(failure)
-            }
-        }
     }
 }

@@ -41,4 +41,15 @@
     }
 }
 
-extension DebounceStateMachine: DeadlineMachine {}
+extension DebounceStateMachine: HoldingMachine {
+    @inlinable static var readingWaitsForRoom: Bool { false }
+
+    /// Takes `element` as the pending one; an arrival never emits.
+    @inlinable mutating func received(_ element: Element, at now: Instant, emit: (Element) -> Void) {
+        received(element, at: now)
+    }
+
+    @inlinable mutating func deadlineReached(at now: Instant, emit: (Element) -> Void) {
+        if let element = deadlineReached(at: now) { emit(element) }
+    }
+}

@@ -54,4 +54,11 @@
     }
 }
 
-extension ThrottleStateMachine: DeadlineMachine {}
+extension ThrottleStateMachine: HoldingMachine {
+    @inlinable static var readingWaitsForRoom: Bool { true }
+
+    /// Drops the held element: a failure ends the sequence at once.
+    @inlinable mutating func upstreamFailed() {
+        _ = upstreamFinished()
+    }
+}

@@ -64,8 +64,9 @@ public enum Timestamp {
         }
     }
 
-    /// Writes the 24 bytes of a timestamp whose year has four digits; returns the count.
-    private static func write(_ fields: Fields, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// Writes the 24 bytes of a timestamp whose year has four digits, or with `year` false
+    /// the 20 that follow the year; returns the count.
+    private static func write(_ fields: Fields, year: Bool = true, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = 0
         func put(_ value: Int, width: Int) {
             var divisor = 1
@@ -82,7 +83,7 @@ public enum Timestamp {
             buffer[index] = UInt8(ascii: byte)
             index += 1
         }
-        put(fields.year, width: 4)
+        if year { put(fields.year, width: 4) }
         put("-")
         put(fields.month, width: 2)
         put("-")
@@ -101,22 +102,9 @@ public enum Timestamp {
 
     /// The same format for a year outside 0-9999, which a fixed-width buffer cannot hold.
     private static func spelled(_ fields: Fields) -> String {
-        var text = ""
-        append(&text, fields.year, width: 4)
-        text += "-"
-        append(&text, fields.month, width: 2)
-        text += "-"
-        append(&text, fields.day, width: 2)
-        text += "T"
-        append(&text, fields.hour, width: 2)
-        text += ":"
-        append(&text, fields.minute, width: 2)
-        text += ":"
-        append(&text, fields.second, width: 2)
-        text += "."
-        append(&text, fields.milliseconds, width: 3)
-        text += "Z"
-        return text
+        let year = String(fields.year)
+        let padding = String(repeating: "0", count: max(0, 4 - year.count))
+        return padding + year + String(unsafeUninitializedCapacity: 20) { write(fields, year: false, into: $0) }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
@@ -174,11 +162,5 @@ public enum Timestamp {
         parts.tm_sec = Int32(second)
         let seconds = timegm(&parts)
         return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
-    }
-
-    private static func append(_ text: inout String, _ value: Int, width: Int) {
-        let digits = String(value)
-        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-        text += digits
     }
 }

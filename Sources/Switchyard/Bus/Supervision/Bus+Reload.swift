@@ -59,26 +59,18 @@ extension Bus {
         }
         var settings = configuration.bus
         var kept: [String] = []
-        if settings.name != old.bus.name {
-            kept.append("bus.name \(JSON.string(old.bus.name)) (plugins were given the name when the bus started)")
-            settings.name = old.bus.name
+        /// Keeps the running value of a setting read only at start, and says so in `note`
+        /// when the new configuration changes it.
+        func keepRunning<Value: Equatable>(_ setting: WritableKeyPath<BusSettings, Value>, _ note: String) {
+            guard settings[keyPath: setting] != old.bus[keyPath: setting] else { return }
+            kept.append(note)
+            settings[keyPath: setting] = old.bus[keyPath: setting]
         }
-        if settings.dataDirectory != old.bus.dataDirectory {
-            kept.append("bus.dataDirectory \(JSON.string(old.bus.dataDirectory)) (the journal and control socket cannot move while the bus runs)")
-            settings.dataDirectory = old.bus.dataDirectory
-        }
-        if settings.logLevel != old.bus.logLevel {
-            kept.append("bus.logLevel \(JSON.string(old.bus.logLevel.rawValue)) (the log is set up when the bus starts)")
-            settings.logLevel = old.bus.logLevel
-        }
-        if settings.control != old.bus.control {
-            kept.append("bus.control (the control server reads it when the bus starts)")
-            settings.control = old.bus.control
-        }
-        if settings.inboxCapacity != old.bus.inboxCapacity {
-            kept.append("bus.inboxCapacity \(old.bus.inboxCapacity) (the inbox is sized when the bus starts)")
-            settings.inboxCapacity = old.bus.inboxCapacity
-        }
+        keepRunning(\.name, "bus.name \(JSON.string(old.bus.name)) (plugins were given the name when the bus started)")
+        keepRunning(\.dataDirectory, "bus.dataDirectory \(JSON.string(old.bus.dataDirectory)) (the journal and control socket cannot move while the bus runs)")
+        keepRunning(\.logLevel, "bus.logLevel \(JSON.string(old.bus.logLevel.rawValue)) (the log is set up when the bus starts)")
+        keepRunning(\.control, "bus.control (the control server reads it when the bus starts)")
+        keepRunning(\.inboxCapacity, "bus.inboxCapacity \(old.bus.inboxCapacity) (the inbox is sized when the bus starts)")
         var applied: [String] = []
         if settings.stopTimeout != old.bus.stopTimeout { applied.append("bus.stopTimeout") }
         if settings.journal != old.bus.journal {

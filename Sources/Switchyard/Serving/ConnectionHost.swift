@@ -1,0 +1,159 @@
+import SwitchyardIO
+
+/// The loop-side state every ``ConnectionHost`` keeps.
+struct HostedConnections<Connection: AnyObject> {
+    /// Accepts on the server's listener until the host stops.
+    var acceptor: Acceptor?
+    /// The open connections.
+    var open: [ObjectIdentifier: Connection] = [:]
+    /// Set once the server is told to stop: no connection is admitted or served a new
+    /// request from then on.
+    var stopDeadline: ContinuousClock.Instant?
+    /// Finishes the host at ``stopDeadline``.
+    var stopTimer: TimerID?
+    /// The host has closed everything and told the server.
+    var finished = false
+    /// Whether running out of descriptors was logged since the last connection came in.
+    var loggedDescriptorExhaustion = false
+}
+
+/// The loop-side half of a ``SocketServer`` (the control socket, the HTTP server): admits
+/// connections, stops and closes them, all on the event loop's thread.
+///
+/// What a connection does with its bytes is each host's own (``service(_:)``); admitting,
+/// stopping, the stop deadline and closing are the same for every server and written here.
+protocol ConnectionHost: AnyObject {
+    /// The connections the host serves.
+    associatedtype Connection: HostedConnection where Connection.Host == Self
+    /// The server whose listener the host serves.
+    associatedtype Server: SocketServer
+
+    /// What the host's log lines start with (`control`, `http`).
+    static var logName: String { get }
+
+    /// The server.
+    var server: Server { get }
+    /// The loop thread the host runs on.
+    var thread: LoopThread { get }
+    /// The acceptor, the open connections and the stop state.
+    var connections: HostedConnections<Connection> { get set }
+
+    /// Collects the connection's events, serves it, sends, and closes it when it is done.
+    func service(_ connection: Connection)
+    /// Counts a new connection in.
+    func countOpened(_ connection: Connection)
+    /// Counts a closing connection out; runs before its socket closes, so a client that sees
+    /// the end sees the count too.
+    func countClosed(_ connection: Connection)
+    /// Cancels the timers of the host's own (the control host's idle sweep) when it stops.
+    func cancelHostTimers()
+}
+
+extension ConnectionHost {
+    /// Serves the server's listener: the server's signals look at every outbox and stop the
+    /// host, and the acceptor reports to `accepted`. The host keeps itself alive through
+    /// them until it finishes. When the listener cannot be served, `failed` is logged and the
+    /// host finishes.
+    func start(acceptPause: Duration, failed: String, accepted: @escaping (Self, Acceptor.Event) -> Void) {
+        thread.setSignalHandler(server.outboxSignal) { self.serviceAll() }
+        thread.setSignalHandler(server.stopSignal) { self.stop() }
+        do {
+            connections.acceptor = try Acceptor(listener: server.listener, on: thread, pause: acceptPause) { accepted(self, $0) }
+        } catch {
+            server.log.write(.error, "\(failed): \(error)")
+            finish()
+        }
+    }
+
+    /// Handles what the acceptor reports. A connection goes to `admit`. Out of descriptors,
+    /// the exhaustion is logged once until a connection comes in (saying connections are
+    /// refused with `refusal`), and `refuseWaiting` hears of each time with the waiting client
+    /// the acceptor took with its spare descriptor, if any, which it must tell why and close
+    /// (it would otherwise hang in the backlog).
+    func handle(_ event: Acceptor.Event, refusal: String, admit: (Int32) -> Void, refuseWaiting: (Int32?) -> Void) {
+        switch event {
+        case .connection(let descriptor):
+            connections.loggedDescriptorExhaustion = false
+            admit(descriptor)
+        case .outOfDescriptors(let code, let refused):
+            if !connections.loggedDescriptorExhaustion {
+                connections.loggedDescriptorExhaustion = true
+                server.log.write(.warning, "\(Self.logName): out of file descriptors (\(IOError.text(code))); refusing connections with \(refusal) until some close")
+            }
+            refuseWaiting(refused)
+        case .failed(let code):
+            server.log.write(.warning, "\(Self.logName): accept failed: \(IOError.text(code)); pausing")
+        }
+    }
+
+    /// Registers `descriptor` on the loop as a connection made by `make`, counts it and
+    /// returns it; when the loop cannot take it, logs the reason and `refuse`s the descriptor
+    /// instead.
+    func open(_ descriptor: Int32, refuse: (Int32) -> Void, make: (SocketChannel) -> Connection) -> Connection? {
+        let channel: SocketChannel
+        do {
+            channel = try SocketChannel(descriptor: descriptor, on: thread)
+        } catch {
+            server.log.write(.warning, "\(Self.logName): cannot serve a connection: \(error)")
+            refuse(descriptor)
+            return nil
+        }
+        let connection = make(channel)
+        channel.handler = connection
+        connections.open[ObjectIdentifier(connection)] = connection
+        countOpened(connection)
+        return connection
+    }
+
+    /// Whether `connection` is still open.
+    func isOpen(_ connection: Connection) -> Bool {
+        connections.open[ObjectIdentifier(connection)] != nil
+    }
+
+    func serviceAll() {
+        for connection in Array(connections.open.values) { service(connection) }
+    }
+
+    /// Stops accepting and taking requests; idle connections close now, the rest once done
+    /// or at the stop deadline.
+    func stop() {
+        guard connections.stopDeadline == nil, !connections.finished, let deadline = server.stopDeadline else { return }
+        connections.stopDeadline = deadline
+        connections.acceptor?.stop()
+        connections.acceptor = nil
+        cancelHostTimers()
+        connections.stopTimer = thread.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.connections.stopTimer = nil
+            self.finish()
+        }
+        serviceAll()
+        if connections.open.isEmpty { finish() }
+    }
+
+    /// Closes every connection, lets go of the loop and tells the server it has exited.
+    func finish() {
+        guard !connections.finished else { return }
+        connections.finished = true
+        for connection in Array(connections.open.values) { close(connection) }
+        connections.acceptor?.stop()
+        connections.acceptor = nil
+        if let stopTimer = connections.stopTimer { thread.cancel(stopTimer) }
+        cancelHostTimers()
+        thread.removeSignal(server.outboxSignal)
+        thread.removeSignal(server.stopSignal)
+        server.markExited()
+    }
+
+    /// Sends what `connection` still can, counts it out and closes it; the last one to close
+    /// while stopping finishes the host.
+    func close(_ connection: Connection) {
+        guard connections.open.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        connection.flush()
+        if let timer = connection.timer { thread.cancel(timer.id) }
+        connection.timer = nil
+        countClosed(connection)
+        connection.close()
+        if connections.stopDeadline != nil, connections.open.isEmpty { finish() }
+    }
+}

@@ -16,6 +16,10 @@ struct ForwardEncoder: Sendable {
     private let mapping: SubjectMapping
     private var subjects: [String: String] = [:]
     private var sources: [String: [UInt8]] = [:]
+    /// The last type and source encoded with their subject and header line: a stream of
+    /// actions repeats them, and a comparison is cheaper than hashing the key for a lookup.
+    private var lastSubject: (type: String, subject: String)?
+    private var lastSource: (source: String, line: [UInt8])?
     /// The header block and payload of the action ``append(_:to:)`` is encoding, kept between
     /// actions so that encoding one into a run allocates nothing.
     private var headerScratch: [UInt8] = []
@@ -81,19 +85,30 @@ struct ForwardEncoder: Sendable {
     }
 
     private mutating func subject(for type: String) -> String {
-        if let known = subjects[type] { return known }
-        let subject = mapping.subject(for: type)
-        if subjects.count < Self.cacheLimit { subjects[type] = subject }
+        if let lastSubject, lastSubject.type == type { return lastSubject.subject }
+        let subject: String
+        if let known = subjects[type] {
+            subject = known
+        } else {
+            subject = mapping.subject(for: type)
+            if subjects.count < Self.cacheLimit { subjects[type] = subject }
+        }
+        lastSubject = (type, subject)
         return subject
     }
 
     /// `<source>\r\n\r\n`: the last field and the blank line ending the block.
     private mutating func sourceLine(_ source: String) -> [UInt8] {
-        if let known = sources[source] { return known }
+        if let lastSource, lastSource.source == source { return lastSource.line }
         var line: [UInt8] = []
-        NATSHeaders.appendSingleLine(source, to: &line)
-        line.append(contentsOf: "\r\n\r\n".utf8)
-        if sources.count < Self.cacheLimit { sources[source] = line }
+        if let known = sources[source] {
+            line = known
+        } else {
+            NATSHeaders.appendSingleLine(source, to: &line)
+            line.append(contentsOf: "\r\n\r\n".utf8)
+            if sources.count < Self.cacheLimit { sources[source] = line }
+        }
+        lastSource = (source, line)
         return line
     }
 }

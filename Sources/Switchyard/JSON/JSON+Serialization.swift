@@ -42,7 +42,7 @@ enum JSONWriter {
         case .bool(let flag):
             output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .integer(let integer):
-            output.append(contentsOf: String(integer).utf8)
+            writeInteger(integer, into: &output)
         case .number(let number):
             writeNumber(number, into: &output)
         case .string(let string):
@@ -81,14 +81,19 @@ enum JSONWriter {
             output.append(ASCII.closeBrace)
             return
         }
-        let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        for (position, member) in sorted.enumerated() {
+        // Sorting the indices, not copies of the members, spares a retain and release of every
+        // key and value; each key's first 8 bytes are read once, so most comparisons are one
+        // integer comparison and only keys sharing those bytes compare the rest.
+        let keys = members.keys
+        var order = keys.indices.map { (prefix: keyPrefix(keys[$0]), index: $0) }
+        order.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : keyPrecedes(keys[$0.index], keys[$1.index]) }
+        for (position, index) in order.lazy.map(\.index).enumerated() {
             if position > 0 { output.append(ASCII.comma) }
             newline(into: &output, indent: inner)
-            writeString(member.key, into: &output)
+            writeString(keys[index], into: &output)
             output.append(ASCII.colon)
             if indent != nil { output.append(ASCII.space) }
-            write(member.value, into: &output, indent: inner)
+            write(members.values[index], into: &output, indent: inner)
         }
         if !members.isEmpty { newline(into: &output, indent: indent) }
         output.append(ASCII.closeBrace)
@@ -107,25 +112,89 @@ enum JSONWriter {
             output.append(contentsOf: "null".utf8)
             return
         }
-        output.append(contentsOf: number.description.utf8)
+        let text = number.description
+        if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+            output.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// Writes the decimal digits of `integer` straight into `output`, as `String(integer)`
+    /// spells them, without making the intermediate string.
+    static func writeInteger(_ integer: Int64, into output: inout [UInt8]) {
+        if integer < 0 { output.append(ASCII.minus) }
+        var magnitude = integer.magnitude
+        guard magnitude >= 10 else {
+            output.append(ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        // 20 digits hold UInt64.max; they are produced last first, then copied in order.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// The first 8 UTF-8 bytes of `key`, big-endian, zero-padded: keys whose prefixes differ
+    /// sort as their prefixes do (a shorter key pads with zeros, below any byte it lacks).
+    static func keyPrefix(_ key: String) -> UInt64 {
+        func prefix(of bytes: some Sequence<UInt8>) -> UInt64 {
+            var prefix: UInt64 = 0
+            var shift: UInt64 = 56
+            for byte in bytes.prefix(8) {
+                prefix |= UInt64(byte) << shift
+                shift &-= 8
+            }
+            return prefix
+        }
+        return key.utf8.withContiguousStorageIfAvailable { prefix(of: $0) } ?? prefix(of: key.utf8)
+    }
+
+    /// Whether `left` sorts before `right` by their UTF-8 bytes, read in place when both
+    /// strings are stored as UTF-8 (always, for Swift-native strings).
+    static func keyPrecedes(_ left: String, _ right: String) -> Bool {
+        let inPlace = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in
+                let common = min(leftBytes.count, rightBytes.count)
+                var position = 0
+                while position < common {
+                    let leftByte = leftBytes[position], rightByte = rightBytes[position]
+                    if leftByte != rightByte { return leftByte < rightByte }
+                    position += 1
+                }
+                return leftBytes.count < rightBytes.count
+            }
+        }
+        if let inPlace, let precedes = inPlace { return precedes }
+        return left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     /// Writes a quoted string, escaping `"`, `\` and every control character below U+0020.
     static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(ASCII.quote)
-        var string = string
-        string.withUTF8 { bytes in
-            var runStart = 0
-            for position in bytes.indices {
-                let byte = bytes[position]
-                guard byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                appendEscape(for: byte, into: &output)
-                runStart = position + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        // Reading the bytes in place needs no mutable copy of the string (whose uniqueness
+        // check `withUTF8` pays); only a string not stored as UTF-8 takes the copy.
+        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
+            var string = string
+            string.withUTF8 { writeEscaped($0, into: &output) }
         }
         output.append(ASCII.quote)
+    }
+
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var runStart = 0
+        for position in bytes.indices {
+            let byte = bytes[position]
+            guard byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            appendEscape(for: byte, into: &output)
+            runStart = position + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     private static func appendEscape(for byte: UInt8, into output: inout [UInt8]) {

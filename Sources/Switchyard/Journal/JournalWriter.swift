@@ -123,9 +123,9 @@ final class JournalWriter: Sendable {
         if let file = state.file, state.rotateBeforeNextAppend || first != state.lastSequence + 1
             || (state.segmentBytes > 0 && state.segmentBytes + state.buffer.count > Self.maximumSegmentBytes) {
             // A finished segment is flushed whatever the policy, so a snapshot, which is
-            // flushed too, never runs ahead of the actions before it. Also when not dirty: a
-            // background flush may have taken the flag and still be syncing, and the next
-            // segment's mark must not be on disk before this segment's end is.
+            // flushed too, never runs ahead of the actions before it. Also when not dirty (under
+            // `always`, which flushed each append): it costs little then, and the next
+            // segment's mark must never be on disk before this segment's end is.
             try file.sync()
             state.dirty = false
             state.file = nil
@@ -245,6 +245,9 @@ final class JournalWriter: Sendable {
             throw error
         }
     }
+
+    /// Whether a ``flush()`` has anything to do: data or a mark written since the last one.
+    var needsFlush: Bool { state.withLock { $0.dirty || $0.markDirty } }
 
     /// Applies new settings: the fsync policy and the snapshot interval take effect with the
     /// next append.

@@ -180,17 +180,20 @@ extension NATSBridge {
     private func dispatch(_ deliveries: [BridgeMachine.Delivery], via connection: NATSConnection, decoder: inout InboundDecoder) async {
         setDispatching(true)
         defer { setDispatching(false) }
-        let decisions = deliveries.map { decoder.decide($0.message) }
+        // One pass from message to action: an array of decisions in between copied each
+        // decision's type, payload and source once more per message.
         var actions: [BusAction] = []
-        actions.reserveCapacity(decisions.count)
+        actions.reserveCapacity(deliveries.count)
+        var messageIDs: [String] = []
         var received = 0
         var duplicates = 0
         var invalid = 0
-        for (decision, delivery) in zip(decisions, deliveries) {
-            switch decision {
-            case .action(let type, let payload, let source, _):
+        for delivery in deliveries {
+            switch decoder.decide(delivery.message) {
+            case .action(let type, let payload, let source, let messageID):
                 received += 1
                 actions.append(BusAction(type: type, payload: payload, source: source))
+                if let messageID { messageIDs.append(messageID) }
             case .invalid(let reason):
                 invalid += 1
                 if invalid == 1 { context.log.warning("received a message that is not an action: \(reason)") }
@@ -221,7 +224,7 @@ extension NATSBridge {
             NATSCommand.publish(subject: subject, payload: durable ? [] : Array("-NAK".utf8), into: &acknowledgements)
         }
         if !durable {
-            for case .action(_, _, _, let messageID?) in decisions { decoder.forget(messageID) }
+            for messageID in messageIDs { decoder.forget(messageID) }
         }
         connection.write(acknowledgements)
         count(received: durable ? received : 0, duplicates: duplicates, invalid: invalid)

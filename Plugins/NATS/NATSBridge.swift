@@ -172,10 +172,10 @@ final class NATSBridge: Sendable {
         }
         var encoder = ForwardEncoder(origin: origin, mapping: settings.mapping)
         var actions = context.actions.makeAsyncIterator()
-        var run: [OutgoingMessage] = []
+        var run = OutgoingRun(holdsOperations: settings.mode == .core)
         while let action = await actions.next() {
             if pattern.matches(action.type), action.source != context.name, !action.source.hasPrefix("nats:") {
-                run.append(encoder.message(action, isResend: false))
+                encoder.append(action, to: &run)
             }
             // The actions the iterator already holds are encoded first, then submitted under
             // one lock and written with one wake-up of the event loop, instead of a lock, a
@@ -189,14 +189,14 @@ final class NATSBridge: Sendable {
     static let forwardRun = 256
 
     /// Submits a run of encoded actions to the machine under one lock and empties it.
-    private func submit(_ run: inout [OutgoingMessage]) {
+    private func submit(_ run: inout OutgoingRun) {
         let time = now()
         let effects = withMachine { machine in
             var effects = BridgeMachine.Effects()
-            for message in run { machine.submit(message, now: time, into: &effects) }
+            machine.submit(run, now: time, into: &effects)
             return effects
         }
-        run.removeAll(keepingCapacity: true)
+        run.removeAll()
         report(effects.reports)
     }
 

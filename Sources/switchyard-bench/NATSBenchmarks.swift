@@ -19,10 +19,12 @@ func natsBenchmarks() -> [BenchmarkCase] {
     let count = 20_000
     let forwardCount = 50_000
     let samples = 1_000
+    let coreCPU = CPUPerAction()
     return [
         BenchmarkCase(name: "nats.bridge.core", unit: "actions/s",
-                      measure: { await bridgeThroughput(mode: "core", count: count) },
-                      baseline: { await RawNATS.throughput(count: count) }),
+                      measure: { await bridgeThroughput(mode: "core", count: count, cpu: coreCPU) },
+                      baseline: { await RawNATS.throughput(count: count) },
+                      note: { coreCPU.note }),
         BenchmarkCase(name: "nats.bridge.jetstream", unit: "actions/s",
                       measure: { await bridgeThroughput(mode: "jetstream", count: count) },
                       baseline: { await RawNATS.throughput(count: count) }),
@@ -79,9 +81,11 @@ private func withBridgedBuses(mode: String, _ body: (Bus, Bus) async -> Double) 
     return figure
 }
 
-private func bridgeThroughput(mode: String, count: Int) async -> Double {
+private func bridgeThroughput(mode: String, count: Int, cpu: CPUPerAction? = nil) async -> Double {
     await withBridgedBuses(mode: mode) { a, b in
         let arrivals = b.actions(matching: TypePattern("bench/tick") ?? .all, bufferSize: 8192)
+        let cpuBefore = CPUPerAction.processTime()
+        defer { cpu?.record(CPUPerAction.processTime() - cpuBefore, actions: count) }
         return await throughput(count: count) {
             async let received: Void = {
                 var seen = 0

@@ -47,6 +47,38 @@ struct BridgeMachineTests {
         return machine
     }
 
+    /// A core run waits in the outbox while disconnected and goes out in order on connect;
+    /// connected, it is written as its bytes; with a message above `max_payload` in it, each
+    /// action is submitted on its own: that one is reported and counted failed, the rest sent.
+    @Test func coreRun() {
+        var machine = BridgeMachine(configuration: Self.configuration(.core))
+        var encoder = ForwardEncoder(origin: "bus-a", mapping: .standard)
+        var run = OutgoingRun(holdsOperations: true)
+        func action(_ id: UInt64, _ payload: JSON) -> BusAction {
+            BusAction(type: "demo/tick", payload: payload, id: id, time: .init(timeIntervalSince1970: 0), source: "emit", cause: nil)
+        }
+        for id in 1...2 { encoder.append(action(UInt64(id), ["n": .integer(Int64(id))]), to: &run) }
+        var effects = BridgeMachine.Effects()
+        machine.submit(run, now: .zero, into: &effects)
+        #expect(effects.bytes.isEmpty && machine.heldCount == 2)
+        let connected = Self.text(machine.connected(maxPayload: 200, inbox: Self.inbox, now: .zero))
+        #expect(connected.contains("bus-a-1") && connected.contains("bus-a-2") && machine.publishedCount == 2)
+        run.removeAll()
+        encoder.append(action(3, ["n": 3]), to: &run)
+        effects = BridgeMachine.Effects()
+        machine.submit(run, now: .zero, into: &effects)
+        #expect(effects.bytes == run.bytes && machine.publishedCount == 3)
+        run.removeAll()
+        encoder.append(action(4, ["n": 4]), to: &run)
+        encoder.append(action(5, ["pad": .string(String(repeating: "x", count: 300))]), to: &run)
+        encoder.append(action(6, ["n": 6]), to: &run)
+        effects = BridgeMachine.Effects()
+        machine.submit(run, now: .zero, into: &effects)
+        let text = Self.text(effects)
+        #expect(text.contains("bus-a-4") && !text.contains("bus-a-5") && text.contains("bus-a-6"))
+        #expect(machine.publishedCount == 5 && machine.failedCount == 1 && effects.reports.count == 1)
+    }
+
     /// Core mode subscribes to each pattern, then sends what waited, in order, without reply subjects.
     @Test func coreConnect() {
         var machine = BridgeMachine(configuration: Self.configuration(.core, subscriptions: ["switchyard.a.>", "switchyard.b.*"]))

@@ -37,6 +37,26 @@ struct ForwardEncodingTests {
         }
     }
 
+    /// A run holds what the messages say: in core mode their `HPUB` operations one after
+    /// the other, read back as the same messages; in JetStream mode the messages themselves.
+    @Test(arguments: [true, false])
+    func runMatchesTheMessages(holdsOperations: Bool) throws {
+        let mapping = try SubjectMapping(prefix: "fleet.eu")
+        var encoder = ForwardEncoder(origin: "bus-a", mapping: mapping)
+        var run = OutgoingRun(holdsOperations: holdsOperations)
+        var operations: [UInt8] = []
+        for action in Self.actions {
+            encoder.append(action, to: &run)
+            OutgoingMessage(action: action, origin: "bus-a", mapping: mapping).encode(replyTo: nil, into: &operations)
+        }
+        let messages = Self.actions.map { OutgoingMessage(action: $0, origin: "bus-a", mapping: mapping) }
+        #expect(run.messages == messages)
+        #expect(run.count == messages.count && run.largest == messages.map(\.size).max())
+        #expect(run.bytes == (holdsOperations ? operations : []))
+        run.removeAll()
+        #expect(run.isEmpty && run.bytes.isEmpty && run.largest == 0)
+    }
+
     /// A plain acknowledgement is read from its bytes as stored or duplicate; anything else
     /// (an error, a domain, more members, damage) is left to the JSON reader, which reads it
     /// as before.

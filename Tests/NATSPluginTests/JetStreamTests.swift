@@ -165,8 +165,7 @@ struct InboundDecoderTests {
             return
         }
         #expect(found.hasPrefix(reason))
-        var bad = NATSMessage(subject: "switchyard.a.b", sid: "2")
-        bad.headerProblem = .malformedHeaders("x")
+        let bad = NATSMessage(subject: "switchyard.a.b", sid: "2", headerProblem: .malformedHeaders("x"))
         let badHeaders = decoder.decide(bad)
         #expect(badHeaders == .invalid(reason: "malformed message headers: x"))
     }

@@ -32,9 +32,7 @@ struct NATSBatchTests {
     @Test func burstAcrossReads() async throws {
         let server = try await NATSServer()
         let fleet = try Fleet()
-        let bridge = Fleet.bridge(url: server.url, #""publish": "none/*", "subscribe": "switchyard.burst.>""#)
-        let bus = try fleet.start("bus-burst", [bridge])
-        await bus.wait("the bridge to connect") { $0.statuses.last == "connected" }
+        let bus = try await fleet.startBridge("bus-burst", on: server, subscribing: "switchyard.burst.>")
         try RawNATSClient.send(Self.burst(), port: server.port)
         let expected = Array(1...1500).filter { $0 != 700 }
         await bus.wait("1,499 actions and the refusal") { bus in
@@ -58,11 +56,9 @@ struct NATSBatchTests {
     @Test func localBurstIsPublishedInOrder() async throws {
         let server = try await NATSServer()
         let fleet = try Fleet()
-        let bridge = Fleet.bridge(url: server.url, #""publish": "burst/*", "subscribe": "switchyard.burst.>""#)
-        let a = try fleet.start("bus-a", [fleet.emitter("burst/n", count: 3000, trigger: "go"), bridge])
-        let b = try fleet.start("bus-b", [bridge])
-        await a.wait("bus-a to connect") { $0.statuses.last == "connected" }
-        await b.wait("bus-b to connect") { $0.statuses.last == "connected" }
+        let emitter = fleet.emitter("burst/n", count: 3000, trigger: "go")
+        let a = try await fleet.startBridge("bus-a", on: server, subscribing: "switchyard.burst.>", publish: "burst/*", plugins: [emitter])
+        let b = try await fleet.startBridge("bus-b", on: server, subscribing: "switchyard.burst.>", publish: "burst/*")
         try fleet.touch("go")
         await b.wait("bus-b to receive 3,000 actions", timeout: .seconds(60)) { $0.numbers("burst/n", source: "nats:bus-a").count >= 3000 }
         #expect(await a.stop() == 0)

@@ -11,9 +11,7 @@ struct NATSDoorTests {
     @Test func deepMessageIsRefusedAtTheBridge() async throws {
         let server = try await NATSServer()
         let fleet = try Fleet()
-        let bridge = Fleet.bridge(url: server.url, #""publish": "none/*", "subscribe": "switchyard.deep.>""#)
-        let bus = try fleet.start("bus-deep", [bridge])
-        await bus.wait("the bridge to connect") { $0.statuses.last == "connected" }
+        let bus = try await fleet.startBridge("bus-deep", on: server, subscribing: "switchyard.deep.>")
         let tooDeep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let deepest = String(repeating: "[", count: JSONLimits.maximumDepth) + String(repeating: "]", count: JSONLimits.maximumDepth)
         try RawNATSClient.publish(port: server.port, subject: "switchyard.deep.x", payload: tooDeep)
@@ -28,7 +26,7 @@ struct NATSDoorTests {
         #expect(failure.payload["message"]?.stringValue?.contains("nested deeper than 512") == true)
         #expect(!logged().contains(#""type":"deep/x""#))
         #expect(await bus.stop() == 0)
-        let again = try fleet.start("bus-deep", [bridge])
+        let again = try await fleet.startBridge("bus-deep", on: server, subscribing: "switchyard.deep.>")
         await again.wait("the bus to start again") { $0.stderr.contains("ready:") }
         #expect(await again.stop() == 0)
     }

@@ -137,6 +137,23 @@ struct BridgeMachine: Sendable {
         send(admission.send, now: now, effects: &effects)
     }
 
+    /// A run of local actions encoded together, its effects added to `effects`. In core mode,
+    /// with nothing waiting in the outbox and every message within `max_payload`, the run's
+    /// operations are the output as they are; otherwise each action is submitted as
+    /// ``submit(_:now:into:)`` does.
+    mutating func submit(_ run: OutgoingRun, now: Duration, into effects: inout Effects) {
+        if configuration.mode == .core, run.holdsOperations, outbox.passesStraightThrough, run.largest <= maxPayload {
+            if effects.bytes.isEmpty {
+                effects.bytes = run.bytes
+            } else {
+                effects.bytes += run.bytes
+            }
+            publishedCount += run.count
+            return
+        }
+        for message in run.messages { submit(message, now: now, into: &effects) }
+    }
+
     private mutating func send(_ messages: [OutgoingMessage], now: Duration, effects: inout Effects) {
         var queue = messages[...]
         while let message = queue.popFirst() {

@@ -30,6 +30,10 @@ struct InboundDecoder: Sendable {
     /// The subject of the last message mapped, and its type.
     private var lastSubject = ""
     private var lastType = ""
+    /// The origin of the last action, and its source `nats:<origin>`: made once per sender,
+    /// not once per message.
+    private var lastOrigin = ""
+    private var lastSource = ""
     private static let typeCacheSize = 4096
 
     /// Creates a decoder for the bus `origin`.
@@ -48,7 +52,12 @@ struct InboundDecoder: Sendable {
         if let messageID, !recent.insert(messageID) { return .duplicate }
         switch typeAndPayload(of: message) {
         case .success(let (type, payload)):
-            return .action(type: type, payload: payload, source: "nats:" + (senderOrigin ?? Self.unknownOrigin), messageID: messageID)
+            let sender = senderOrigin ?? Self.unknownOrigin
+            if sender != lastOrigin || lastSource.isEmpty {
+                lastOrigin = sender
+                lastSource = "nats:" + sender
+            }
+            return .action(type: type, payload: payload, source: lastSource, messageID: messageID)
         case .failure(let refusal):
             if let messageID { recent.remove(messageID) }
             return .invalid(reason: refusal.text)

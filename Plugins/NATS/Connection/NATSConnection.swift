@@ -113,7 +113,12 @@ final class NATSConnection: Sendable {
         return state.withLock { state in
             guard state.isOpen, !state.closeRequested else { return nil }
             let wasIdle = state.unwritten == 0
-            state.output += bytes
+            // Taken as they are when nothing waits: a run of publishes is not copied again.
+            if state.output.isEmpty {
+                state.output = bytes
+            } else {
+                state.output += bytes
+            }
             state.unwritten += bytes.count
             if state.unwritten > limits.outputHighWater { state.congested = true }
             if wasIdle { wake(&state) }

@@ -16,6 +16,14 @@ struct ForwardEncoder: Sendable {
     private let mapping: SubjectMapping
     private var subjects: [String: String] = [:]
     private var sources: [String: [UInt8]] = [:]
+    /// The last type and source encoded with their subject and header line: a stream of
+    /// actions repeats them, and a comparison is cheaper than hashing the key for a lookup.
+    private var lastSubject: (type: String, subject: String)?
+    private var lastSource: (source: String, line: [UInt8])?
+    /// The header block and payload of the action ``append(_:to:)`` is encoding, kept between
+    /// actions so that encoding one into a run allocates nothing.
+    private var headerScratch: [UInt8] = []
+    private var payloadScratch: [UInt8] = []
     /// The most subjects and sources remembered: enough for any real bus, bounded for one
     /// that makes up types.
     private static let cacheLimit = 4096
@@ -47,32 +55,60 @@ struct ForwardEncoder: Sendable {
         message(id: action.id, type: action.type, source: action.source, payload: action.payload, isResend: isResend)
     }
 
+    /// Encodes `action` at the end of `run`: its header block and payload are built in
+    /// buffers the encoder keeps, then written into the run once.
+    mutating func append(_ action: BusAction, to run: inout OutgoingRun) {
+        payloadScratch.removeAll(keepingCapacity: true)
+        action.payload.serialize(into: &payloadScratch)
+        // Taken out while the encoder's caches change, and put back for the next action.
+        var headers = headerScratch
+        headerScratch = []
+        headers.removeAll(keepingCapacity: true)
+        appendHeaders(id: action.id, source: action.source, to: &headers)
+        run.append(actionID: action.id, type: action.type, subject: subject(for: action.type), headers: headers, payload: payloadScratch)
+        headerScratch = headers
+    }
+
     private mutating func message(id: UInt64, type: String, source: String, payload: [UInt8], isResend: Bool) -> OutgoingMessage {
-        let subject = subject(for: type)
-        let source = sourceLine(source)
         var headers: [UInt8] = []
+        appendHeaders(id: id, source: source, to: &headers)
+        return OutgoingMessage(actionID: id, type: type, subject: subject(for: type), headers: headers, payload: payload, isResend: isResend)
+    }
+
+    private mutating func appendHeaders(id: UInt64, source: String, to headers: inout [UInt8]) {
+        let source = sourceLine(source)
         headers.reserveCapacity(idPrefix.count + 20 + originLine.count + source.count)
         headers.append(contentsOf: idPrefix)
         LineBytes.appendDecimal(id, to: &headers)
         headers.append(contentsOf: originLine)
         headers.append(contentsOf: source)
-        return OutgoingMessage(actionID: id, type: type, subject: subject, headers: headers, payload: payload, isResend: isResend)
     }
 
     private mutating func subject(for type: String) -> String {
-        if let known = subjects[type] { return known }
-        let subject = mapping.subject(for: type)
-        if subjects.count < Self.cacheLimit { subjects[type] = subject }
+        if let lastSubject, lastSubject.type == type { return lastSubject.subject }
+        let subject: String
+        if let known = subjects[type] {
+            subject = known
+        } else {
+            subject = mapping.subject(for: type)
+            if subjects.count < Self.cacheLimit { subjects[type] = subject }
+        }
+        lastSubject = (type, subject)
         return subject
     }
 
     /// `<source>\r\n\r\n`: the last field and the blank line ending the block.
     private mutating func sourceLine(_ source: String) -> [UInt8] {
-        if let known = sources[source] { return known }
+        if let lastSource, lastSource.source == source { return lastSource.line }
         var line: [UInt8] = []
-        NATSHeaders.appendSingleLine(source, to: &line)
-        line.append(contentsOf: "\r\n\r\n".utf8)
-        if sources.count < Self.cacheLimit { sources[source] = line }
+        if let known = sources[source] {
+            line = known
+        } else {
+            NATSHeaders.appendSingleLine(source, to: &line)
+            line.append(contentsOf: "\r\n\r\n".utf8)
+            if sources.count < Self.cacheLimit { sources[source] = line }
+        }
+        lastSource = (source, line)
         return line
     }
 }

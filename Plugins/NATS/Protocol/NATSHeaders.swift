@@ -47,59 +47,85 @@ struct NATSHeaders: Sendable, Hashable {
     ///
     /// Names and values equal to those of `previous` at the same position reuse its strings:
     /// a stream of messages from one publisher repeats most of them, and reading this block
-    /// happens once per message.
+    /// happens once per message, so it is read through one buffer pointer (slicing an array
+    /// slice retained and released the array for every line and every trim).
     /// - Throws: ``NATSProtocolError`` when the version line is missing or a line has no colon.
     init(parsing bytes: ArraySlice<UInt8>, reusing previous: NATSHeaders? = nil) throws(NATSProtocolError) {
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<NATSHeaders, NATSProtocolError> in
+            do throws(NATSProtocolError) {
+                return .success(try Self.parse(buffer, reusing: previous))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try parsed.get()
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, reusing previous: NATSHeaders?) throws(NATSProtocolError) -> NATSHeaders {
         // Lines are split on bytes: in a Swift string "\r\n" is one character, and bytes are faster.
-        var rest = bytes
+        var position = 0
         let version = "NATS/1.0".utf8
-        guard let first = Self.takeLine(&rest), first.starts(with: version) else {
+        guard let first = takeLine(bytes, &position), bytes[first].starts(with: version) else {
             throw .malformedHeaders("the block does not start with NATS/1.0")
         }
-        let statusText = Self.trimmed(first.dropFirst(version.count))
-        if statusText.isEmpty {
-            status = nil
-            statusDescription = ""
-        } else {
-            let code = statusText.prefix { $0 != UInt8(ascii: " ") }
-            guard code.count == 3, let number = Int(String(decoding: code, as: UTF8.self)), (100...999).contains(number) else {
-                let shown = String(decoding: code.prefix(NATSProtocolError.excerptLength), as: UTF8.self)
+        let statusText = trimmed(bytes, (first.lowerBound + version.count)..<first.upperBound)
+        var status: Int?
+        var statusDescription = ""
+        if !statusText.isEmpty {
+            var codeEnd = statusText.lowerBound
+            while codeEnd < statusText.upperBound, bytes[codeEnd] != UInt8(ascii: " ") { codeEnd += 1 }
+            let code = statusText.lowerBound..<codeEnd
+            guard code.count == 3, let number = Int(string(bytes, code)), (100...999).contains(number) else {
+                let shown = string(bytes, code.lowerBound..<min(code.upperBound, code.lowerBound + NATSProtocolError.excerptLength))
                 throw .malformedHeaders("the status \"\(shown)\" is not a three-digit code")
             }
             status = number
-            statusDescription = String(decoding: Self.trimmed(statusText.dropFirst(code.count)), as: UTF8.self)
+            statusDescription = string(bytes, trimmed(bytes, codeEnd..<statusText.upperBound))
         }
         let known = previous?.fields ?? []
         var fields: [Field] = []
         fields.reserveCapacity(max(known.count, 4))
-        while let line = Self.takeLine(&rest) {
+        while let line = takeLine(bytes, &position) {
             guard !line.isEmpty else { continue }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                let shown = String(decoding: line.prefix(NATSProtocolError.excerptLength), as: UTF8.self)
+            guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")) else {
+                let shown = string(bytes, line.lowerBound..<min(line.upperBound, line.lowerBound + NATSProtocolError.excerptLength))
                 throw .malformedHeaders("the line \"\(shown)\" has no colon")
             }
-            let name = Self.trimmed(line[..<colon])
+            let name = trimmed(bytes, line.lowerBound..<colon)
             guard !name.isEmpty else { throw .malformedHeaders("a field has an empty name") }
-            let value = Self.trimmed(line[(colon + 1)...])
+            let value = trimmed(bytes, (colon + 1)..<line.upperBound)
             let same = fields.count < known.count ? known[fields.count] : nil
-            fields.append(Field(Self.text(name, reusing: same?.name), Self.text(value, reusing: same?.value)))
+            fields.append(Field(text(bytes, name, reusing: same?.name), text(bytes, value, reusing: same?.value)))
         }
-        self.fields = fields
+        return NATSHeaders(fields, status: status, statusDescription: statusDescription)
     }
 
-    /// The next line of `rest` without its line break, or `nil` at the end.
-    private static func takeLine(_ rest: inout ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        guard !rest.isEmpty else { return nil }
-        let newline = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
-        var line = rest[..<newline]
-        rest = rest[min(newline + 1, rest.endIndex)...]
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+    /// The next line from `position` without its line break, or `nil` at the end.
+    private static func takeLine(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Range<Int>? {
+        guard position < bytes.count else { return nil }
+        var end = position
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        var line = position..<end
+        position = min(end + 1, bytes.count)
+        if !line.isEmpty, bytes[line.upperBound - 1] == UInt8(ascii: "\r") { line = line.lowerBound..<(line.upperBound - 1) }
         return line
     }
 
-    private static func text(_ bytes: ArraySlice<UInt8>, reusing known: String?) -> String {
-        if let known, sameBytes(known.utf8, bytes) { return known }
-        return String(decoding: bytes, as: UTF8.self)
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, reusing known: String?) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if var known, sameBytes(&known, slice) { return known }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// Whether `text` is `bytes`, compared in one `memcmp`.
+    private static func sameBytes(_ text: inout String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.utf8.count == bytes.count else { return false }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return text.withUTF8 { known in memcmp(known.baseAddress!, base, bytes.count) == 0 }
     }
 
     /// Whether `text` is `bytes`, compared in one `memcmp` when the string is contiguous.
@@ -112,11 +138,13 @@ struct NATSHeaders: Sendable, Hashable {
         return compared ?? text.elementsEqual(bytes)
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var text = bytes
-        while let first = text.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { text.removeFirst() }
-        while let last = text.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text.removeLast() }
-        return text
+    /// `range` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
+        while upper > lower, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") { upper -= 1 }
+        return lower..<upper
     }
 
     /// The block as a client sends it: version line, fields, blank line. Line breaks in

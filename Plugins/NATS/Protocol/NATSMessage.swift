@@ -1,18 +1,22 @@
 /// A message the server delivered (`MSG` or `HMSG`).
-struct NATSMessage: Sendable, Hashable {
+///
+/// A class, so handing it on copies one reference: a message passes from the parser through
+/// the server operation, the connection's event queue and the bridge machine's delivery to the
+/// decoder, and as a struct each of those copies retained and released its six fields.
+final class NATSMessage: Sendable, Hashable {
     /// The subject it was published to.
-    var subject: String
+    let subject: String
     /// The id of the subscription that matched it.
-    var sid: String
+    let sid: String
     /// Where a reply goes; for JetStream deliveries, the subject that acknowledges it.
-    var replyTo: String?
+    let replyTo: String?
     /// The headers of an `HMSG`; `nil` for a `MSG`.
-    var headers: NATSHeaders?
+    let headers: NATSHeaders?
     /// The payload bytes.
-    var payload: [UInt8]
+    let payload: [UInt8]
     /// Why the header block of an `HMSG` could not be read (then ``headers`` is `nil`): a
     /// bad header is the publisher's fault and must not end the connection.
-    var headerProblem: NATSProtocolError?
+    let headerProblem: NATSProtocolError?
 
     /// Creates a message.
     init(
@@ -34,6 +38,22 @@ struct NATSMessage: Sendable, Hashable {
     /// The status code of a status message (no responders, an expired pull request); `nil`
     /// for an ordinary message.
     var status: Int? { headers?.status }
+
+    /// Two messages are equal when every field is.
+    static func == (left: NATSMessage, right: NATSMessage) -> Bool {
+        left === right
+            || (left.subject == right.subject && left.sid == right.sid && left.replyTo == right.replyTo
+                && left.headers == right.headers && left.payload == right.payload && left.headerProblem == right.headerProblem)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(subject)
+        hasher.combine(sid)
+        hasher.combine(replyTo)
+        hasher.combine(headers)
+        hasher.combine(payload)
+        hasher.combine(headerProblem)
+    }
 }
 
 /// One operation a server sends.

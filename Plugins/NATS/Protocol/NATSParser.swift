@@ -31,6 +31,8 @@ struct NATSParser {
     private var subjects = RepeatedText()
     private var sids = RepeatedText()
     private var lastHeaders: NATSHeaders?
+    /// The tokens of the control line being read.
+    private var tokenRanges: [Range<Int>] = []
 
     /// Creates a parser with the given limits.
     init(maximumControlLine: Int = defaultMaximumControlLine, maximumMessageSize: Int = defaultMaximumMessageSize) {
@@ -92,7 +94,8 @@ struct NATSParser {
 
     /// Reads one control line; returns `nil` for a `MSG`/`HMSG` header, whose payload follows.
     private mutating func controlOperation(_ line: Range<Int>) throws(NATSProtocolError) -> NATSServerOperation? {
-        let tokens = Self.tokens(buffer[line])
+        Self.tokens(buffer[line], into: &tokenRanges)
+        let tokens = tokenRanges
         guard let first = tokens.first else { return nil }
         let name = buffer[first]
         if Self.equals(name, "MSG") || Self.equals(name, "HMSG") {
@@ -184,8 +187,10 @@ struct NATSParser {
         }
     }
 
-    private static func tokens(_ line: ArraySlice<UInt8>) -> [Range<Int>] {
-        var tokens: [Range<Int>] = []
+    /// Splits `line` into `tokens`, which keeps its storage from line to line: a fresh array
+    /// per control line was an allocation per message.
+    private static func tokens(_ line: ArraySlice<UInt8>, into tokens: inout [Range<Int>]) {
+        tokens.removeAll(keepingCapacity: true)
         var tokenStart: Int?
         for index in line.indices {
             let isSeparator = line[index] == UInt8(ascii: " ") || line[index] == UInt8(ascii: "\t")
@@ -197,7 +202,6 @@ struct NATSParser {
             }
         }
         if let begin = tokenStart { tokens.append(begin..<line.endIndex) }
-        return tokens
     }
 }
 

@@ -51,16 +51,14 @@ public struct PluginContext: Sendable {
     /// a valid `domain/event` type (the log says which).
     @discardableResult
     public func send(_ type: String, payload: JSON = .null, cause: UInt64? = nil) -> Bool {
-        guard let action = makeAction(type, payload: payload, cause: cause) else { return false }
-        return core.store.send(action)
+        send(type, payload: payload, cause: cause, relayedFrom: name)
     }
 
     /// Enqueues an action, waiting for room in the inbox, and returns once it has been reduced;
     /// returns at once, without the action, when `type` is invalid or the task is cancelled
     /// while waiting for room.
     public func dispatch(_ type: String, payload: JSON = .null, cause: UInt64? = nil) async {
-        guard let action = makeAction(type, payload: payload, cause: cause) else { return }
-        await core.store.dispatch(action)
+        await dispatch(type, payload: payload, cause: cause, relayedFrom: name)
     }
 
     /// Like ``send(_:payload:cause:)`` for an action this plugin relays from elsewhere: its
@@ -75,7 +73,7 @@ public struct PluginContext: Sendable {
     /// source is `source` (such as `nats:tracker`) instead of the plugin's name.
     public func dispatch(_ type: String, payload: JSON = .null, cause: UInt64? = nil, relayedFrom source: String) async {
         guard let action = makeAction(type, payload: payload, cause: cause, source: source) else { return }
-        await core.store.dispatch(action)
+        await dispatch(relayed: action)
     }
 
     /// Enqueues a run of actions this plugin relays from elsewhere (each with its own
@@ -106,11 +104,13 @@ public struct PluginContext: Sendable {
         try await clock.sleep(for: duration)
     }
 
-    private func makeAction(_ type: String, payload: JSON, cause: UInt64?, source: String? = nil) -> BusAction? {
+    /// The action to emit; `nil`, logged, when `type` is not a valid action type. The one
+    /// check every public emitting call makes before the unchecked relayed path.
+    private func makeAction(_ type: String, payload: JSON, cause: UInt64?, source: String) -> BusAction? {
         guard ActionType.isValid(type) else {
             log.error("not emitted: \"\(type)\" is not a valid action type (lower-case domain/event)")
             return nil
         }
-        return BusAction(type: type, payload: payload, source: source ?? name, cause: cause)
+        return BusAction(type: type, payload: payload, source: source, cause: cause)
     }
 }

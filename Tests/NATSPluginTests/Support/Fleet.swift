@@ -55,6 +55,19 @@ struct Fleet {
         #"{"name": "fleet", "kind": "nats", "url": "\#(url)", "reconnectDelay": 0.05, "maxReconnectDelay": 0.5, \#(extra)}"#
     }
 
+    /// Starts bus `name` with `plugins` and a `nats` plugin named `fleet` on `server`
+    /// (``bridge(url:_:)``: publishing the actions matching `publish`, subscribed to `subject`),
+    /// and returns once the bridge reports connected: the set-up of the tests that put a bus
+    /// on a server and feed it.
+    func startBridge(
+        _ name: String, on server: NATSServer, subscribing subject: String, publish: String = "none/*", plugins: [String] = []
+    ) async throws -> BusProcess {
+        let members = #""publish": "\#(publish)", "subscribe": "\#(subject)""#
+        let bus = try start(name, plugins + [Self.bridge(url: server.url, members)])
+        await bus.wait("\(name) to connect") { $0.statuses.last == "connected" }
+        return bus
+    }
+
     /// Writes the config of bus `name` with `plugins` and a JSON logger, and starts it.
     func start(_ name: String, _ plugins: [String], bus: String = "", environment: [String: String] = [:]) throws -> BusProcess {
         let log = directory.path("\(name).jsonl")

@@ -58,6 +58,10 @@ package final class SocketChannel: StreamChannel, DescriptorHandler {
             }
             if count > 0 {
                 thread.readBuffer.withUnsafeBytes { handler?.received(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                // A short read took all there was: epoll, level triggered, reports the descriptor
+                // again when more arrives, so reading on would only fetch EAGAIN — one system
+                // call in two on a busy control socket.
+                if count < thread.readBuffer.count { return }
             } else if count == 0 {
                 ended = true
                 handler?.receivedEnd(error: nil)

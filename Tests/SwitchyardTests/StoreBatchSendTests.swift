@@ -42,7 +42,7 @@ struct StoreBatchSendTests {
     /// While admission is paused or senders wait for room, nothing is taken, so a run never
     /// overtakes a sender that came first.
     @Test func waitsBehindPausedAndParkedSenders() {
-        let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1, stamp: nil)
+        let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1)
         inbox.changePauses(by: 1)
         #expect(inbox.append(contentsOf: [1], completion: nil, parkingRest: false)?.taken == 0)
         let parked = inbox.submit(.init(action: 2, completion: nil), waiterID: 1, admitted: nil)
@@ -63,7 +63,7 @@ struct StoreBatchSendTests {
     /// The rest of a batch that waits (the control socket's) holds back a later batch that
     /// hands its rest back (the bridge's), so neither overtakes the other.
     @Test func waitingRestHoldsLaterBatchesBack() {
-        let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1, stamp: nil)
+        let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1)
         #expect(inbox.append(contentsOf: [1, 2, 3], completion: .outcome { _ in }, parkingRest: true)?.taken == 2)
         #expect(inbox.append(contentsOf: [4], completion: nil, parkingRest: false)?.taken == 0)
         var spare: [StoreInbox<Int>.Entry] = []

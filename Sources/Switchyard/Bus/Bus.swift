@@ -145,22 +145,36 @@ public final actor Bus {
         // A journal that cannot write stops the bus rather than run without durability; the
         // failed batch is neither acknowledged nor published.
         journal?.onFailure { stopRequested.send(true) }
-        var commit: (@Sendable ([BusAction]) -> BatchCommit)?
-        if let journal { commit = { actions in journal.commit(actions) } }
+        var commit: (@Sendable (inout [BusAction]) -> BatchCommit)?
+        if let journal {
+            commit = { actions in
+                // Written once here, the objects serve the journal's lines and every watcher's.
+                EncodedBatch.encode(&actions)
+                return journal.commit(actions)
+            }
+        }
         let store = Store<JSON, BusAction>(
             initialState: initialState,
             reducer: BusStateReducer.reducer(slices),
             middleware: [],
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
             firstSequence: firstSequence,
-            stamp: { action, sequence in
+            stamp: { entries in
                 // The one place every action passes: from here on (state, journal, watchers,
                 // logger) no action carries a value the configuration took from the environment.
+                // The secrets and the clock are read once a batch: each read took a lock.
                 let secrets = log.secrets
-                if !secrets.isEmpty { action = secrets.redact(action) }
-                action.id = sequence
-                // A replayed action keeps its recorded time, so reducers see what they saw.
-                if action.keepsTime { action.keepsTime = false } else { action.time = BusClock.now() }
+                let now = BusClock.now()
+                for index in entries.indices {
+                    if !secrets.isEmpty { entries[index].action = secrets.redact(entries[index].action) }
+                    entries[index].action.id = entries[index].sequence
+                    // A replayed action keeps its recorded time, so reducers see what they saw.
+                    if entries[index].action.keepsTime {
+                        entries[index].action.keepsTime = false
+                    } else {
+                        entries[index].action.time = now
+                    }
+                }
             },
             commit: commit,
             beforeDelivery: { (actions: [BusAction], state: JSON) in

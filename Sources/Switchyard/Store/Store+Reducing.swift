@@ -28,7 +28,8 @@ extension Store {
         // are under way, and they are published in order.
         var inFlight: ReducedBatch?
         while true {
-            if let entries = inbox.takeBatch(spare: &spare) {
+            if var entries = inbox.takeBatch(spare: &spare) {
+                stamp?(&entries)
                 let reduced = reduce(entries)
                 if let previous = inFlight {
                     inFlight = nil
@@ -58,7 +59,7 @@ extension Store {
         // local lookup each), about a fifth of the CPU `store.dispatch` spent.
         reduce(entries, state: &state, into: &actions)
         counters.countReduced(actions.count)
-        let commit = actions.isEmpty ? nil : self.commit?(actions)
+        let commit = actions.isEmpty ? nil : self.commit?(&actions)
         return ReducedBatch(entries: entries, actions: actions, state: state, commit: commit)
     }
 

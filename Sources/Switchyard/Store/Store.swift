@@ -25,7 +25,8 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let middleware: [Middleware<State, Action>]
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let commit: (@Sendable ([Action]) -> BatchCommit)?
+    @usableFromInline let stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?
+    @usableFromInline let commit: (@Sendable (inout [Action]) -> BatchCommit)?
     @usableFromInline let beforeDelivery: (@Sendable ([Action], State) async -> Void)?
     @usableFromInline let counters = StoreCounters()
 
@@ -61,11 +62,14 @@ public final actor Store<State: Sendable, Action: Sendable> {
                   middleware: middleware, options: options)
     }
 
-    /// The designated initializer. `stamp` runs under the inbox lock as an action is accepted,
-    /// with its sequence number, so sequence order is reduction order; `commit` gets each
+    /// The designated initializer. `stamp` gets each batch taken from the inbox before it is
+    /// reduced, every entry with the sequence number it got under the inbox's lock (so sequence
+    /// order is reduction order), outside that lock and once per batch rather than per action;
+    /// `commit` gets each
     /// reduced batch before anyone is told about it and makes it durable (the journal's writer)
     /// while the store reduces the next one — the batch is published only once its commit
-    /// succeeded; `beforeDelivery` sees it with its state after the state is published, before
+    /// succeeded (it may change the batch's actions in place, as the bus gives each its journal
+    /// bytes); `beforeDelivery` sees it with its state after the state is published, before
     /// `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
     @usableFromInline
     init(
@@ -74,13 +78,14 @@ public final actor Store<State: Sendable, Action: Sendable> {
         middleware: [Middleware<State, Action>],
         options: StoreOptions,
         firstSequence: UInt64,
-        stamp: (@Sendable (inout Action, UInt64) -> Void)?,
-        commit: (@Sendable ([Action]) -> BatchCommit)?,
+        stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?,
+        commit: (@Sendable (inout [Action]) -> BatchCommit)?,
         beforeDelivery: (@Sendable ([Action], State) async -> Void)?
     ) {
         self.state = initialState
         self.reducer = reducer
-        self.inbox = StoreInbox(capacity: options.inboxCapacity, firstSequence: firstSequence, stamp: stamp)
+        self.inbox = StoreInbox(capacity: options.inboxCapacity, firstSequence: firstSequence)
+        self.stamp = stamp
         self.stateValue = CurrentValue(initialState)
         self.hasMiddleware = !middleware.isEmpty
         self.commit = commit

@@ -74,13 +74,11 @@ final class StoreInbox<Action: Sendable>: Sendable {
     }
 
     @usableFromInline let capacity: Int
-    @usableFromInline let stamp: (@Sendable (inout Action, UInt64) -> Void)?
     @usableFromInline let state: Mutex<State>
 
     @usableFromInline
-    init(capacity: Int, firstSequence: UInt64, stamp: (@Sendable (inout Action, UInt64) -> Void)?) {
+    init(capacity: Int, firstSequence: UInt64) {
         self.capacity = capacity
-        self.stamp = stamp
         self.state = Mutex(State(nextSequence: firstSequence))
     }
 
@@ -283,7 +281,6 @@ final class StoreInbox<Action: Sendable>: Sendable {
     func admit(_ entry: Entry, into state: inout State) {
         var entry = entry
         entry.sequence = state.nextSequence
-        stamp?(&entry.action, state.nextSequence)
         state.nextSequence &+= 1
         state.queue.append(entry)
     }

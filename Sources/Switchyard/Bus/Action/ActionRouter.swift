@@ -31,11 +31,23 @@ final class ActionRouter: Sendable {
             return routes
         }
         for route in current {
-            let matching = actions.filter { route.pattern.matches($0.type) }
+            let matching = Self.matching(actions, route.pattern)
             guard !matching.isEmpty else { continue }
             if let owner = route.owner { handed.withLock { $0[owner, default: 0] &+= UInt64(matching.count) } }
             await route.broadcast.deliver(contentsOf: matching)
         }
+    }
+
+    /// The actions of `batch` that `pattern` matches. When it matches all of them (a watcher of
+    /// everything, or of the one domain a busy batch is made of) the batch itself is handed on,
+    /// sharing its buffer, instead of a copy of every action for each subscription.
+    private static func matching(_ batch: [BusAction], _ pattern: TypePattern) -> [BusAction] {
+        guard let firstMiss = batch.firstIndex(where: { !pattern.matches($0.type) }) else { return batch }
+        var matching = Array(batch[..<firstMiss])
+        for index in (firstMiss + 1)..<batch.endIndex where pattern.matches(batch[index].type) {
+            matching.append(batch[index])
+        }
+        return matching
     }
 
     /// Actions handed to `owner`'s subscriptions so far (those it then dropped included).

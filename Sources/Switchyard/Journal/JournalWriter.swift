@@ -113,12 +113,15 @@ final class JournalWriter: Sendable {
     private func append(_ actions: [BusAction], first: UInt64, last: UInt64, to state: inout State) throws(JournalError) {
         state.buffer.removeAll(keepingCapacity: true)
         var chain = state.chain
-        for action in actions {
-            if JournalLine.isTooDeep(action) {
+        // By index: the actions are read in place, where a `for … in` copied each one (and
+        // retained its strings, payload and written bytes) only to read it.
+        for index in actions.indices {
+            if JournalLine.isTooDeep(actions[index]) {
+                let action = actions[index]
                 throw .corrupt(file: layout.segmentPath(firstSequence: state.segmentFirst), line: 0, offset: state.segmentBytes,
                                reason: "not written: action \(action.id) (\(action.type)) has a payload nested deeper than the \(JSONLimits.journalDepth - 1) levels the journal reads back")
             }
-            JournalLine.append(action, chain: &chain, to: &state.buffer)
+            JournalLine.append(actions[index], chain: &chain, to: &state.buffer)
         }
         if let file = state.file, state.rotateBeforeNextAppend || first != state.lastSequence + 1
             || (state.segmentBytes > 0 && state.segmentBytes + state.buffer.count > Self.maximumSegmentBytes) {

@@ -21,12 +21,22 @@ struct Wakeup: ~Copyable {
 
     /// Makes the descriptor readable. Never blocks: a full counter is already readable.
     func signal() {
-        var one: UInt64 = 1
-        _ = Glibc.write(descriptor, &one, 8)
+        Self.signal(descriptor)
     }
 
     /// Resets the descriptor after the loop woke.
     func clear() {
+        Self.clear(descriptor)
+    }
+
+    /// Makes the non-blocking eventfd `descriptor` readable (``WorkerThread`` parks on one too).
+    static func signal(_ descriptor: Int32) {
+        var one: UInt64 = 1
+        _ = Glibc.write(descriptor, &one, 8)
+    }
+
+    /// Resets the non-blocking eventfd `descriptor` after a wake-up.
+    static func clear(_ descriptor: Int32) {
         var count: UInt64 = 0
         _ = Glibc.read(descriptor, &count, 8)
     }

@@ -1,8 +1,10 @@
 import CSwitchyardIO
 import Foundation
+import Glibc
+import Synchronization
 
 /// A thread the bus owns that runs the work handed to it one item at a time, in the order
-/// handed over, and parks on a condition while it has none.
+/// handed over, and parks on an `eventfd` while it has none.
 ///
 /// It is for blocking I/O — a journal append and its `fdatasync`, a write to a stalled
 /// terminal — which must hold neither a thread of the Swift concurrency pool nor a libdispatch
@@ -18,14 +20,43 @@ import Foundation
 package final class WorkerThread: Sendable {
     package typealias Work = @Sendable () -> Void
 
-    /// The state the thread shares with its handle; every field is read and written under
-    /// `condition`'s lock. The thread holds this, never the worker, so releasing the worker
-    /// (and its owner) ends the thread.
-    private final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
+    /// The state the thread shares with its handle, under one lock.
+    private struct State: Sendable {
         var work: [Work] = []
         var threadRunning = false
         var released = false
+        /// The thread found no work and parks (or is about to) on the eventfd: the next
+        /// submission signals it.
+        var parked = false
+    }
+
+    /// What the thread holds: the state and the descriptor it parks on. It never holds the
+    /// worker, so releasing the worker (and its owner) ends the thread.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        /// A close-on-exec, non-blocking eventfd; -1 when none could be made (out of
+        /// descriptors), and the thread then looks for work every millisecond instead.
+        let wakeup = csio_eventfd()
+
+        deinit {
+            if wakeup >= 0 { Glibc.close(wakeup) }
+        }
+
+        /// Wakes the thread if it parks. Called after the lock is let go.
+        func wake(_ parked: Bool) {
+            if parked, wakeup >= 0 { Wakeup.signal(wakeup) }
+        }
+
+        /// Parks until woken or `timeout` passes (`nil`: no limit).
+        func park(timeout: Duration?) {
+            guard wakeup >= 0 else {
+                _ = poll(nil, 0, min(timeout?.timeoutMilliseconds ?? 1, 1))
+                return
+            }
+            var entry = pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, timeout?.timeoutMilliseconds ?? -1)
+            Wakeup.clear(wakeup)
+        }
     }
 
     /// The thread's name (its first 15 bytes, as Linux keeps them).
@@ -41,21 +72,26 @@ package final class WorkerThread: Sendable {
     }
 
     deinit {
-        shared.condition.lock()
-        shared.released = true
-        shared.condition.signal()
-        shared.condition.unlock()
+        let parked = shared.state.withLock { state in
+            state.released = true
+            defer { state.parked = false }
+            return state.parked
+        }
+        shared.wake(parked)
     }
 
     /// Hands `work` to the thread, starting it if none runs; it runs after everything handed
-    /// over before. Never blocks beyond a short lock.
+    /// over before. Never blocks beyond a short lock (and one `write` when the thread parks).
     package func submit(_ work: @escaping Work) {
-        shared.condition.lock()
-        shared.work.append(work)
-        let start = !shared.threadRunning
-        shared.threadRunning = true
-        shared.condition.signal()
-        shared.condition.unlock()
+        let (start, parked) = shared.state.withLock { state in
+            state.work.append(work)
+            defer {
+                state.threadRunning = true
+                state.parked = false
+            }
+            return (!state.threadRunning, state.parked)
+        }
+        shared.wake(parked)
         if start { startThread() }
     }
 
@@ -69,7 +105,7 @@ package final class WorkerThread: Sendable {
 
     private func startThread() {
         let shared = self.shared
-        let idleExit = self.idleExit?.secondsValue
+        let idleExit = self.idleExit
         let name = name
         let thread = Thread {
             nameCurrentThread(name)
@@ -78,34 +114,45 @@ package final class WorkerThread: Sendable {
         thread.start()
     }
 
+    private enum Step {
+        case run
+        case park(timeout: Duration?)
+        case exit
+    }
+
     /// The thread's loop: takes everything handed over so far and runs it, until released
-    /// (or idle for `idleExit` seconds) with nothing left.
-    private static func serve(_ shared: Shared, idleExit: Double?) {
+    /// (or idle for `idleExit`) with nothing left.
+    private static func serve(_ shared: Shared, idleExit: Duration?) {
         csio_block_sigpipe()
         var batch: [Work] = []
+        var idleSince: ContinuousClock.Instant?
         while true {
-            shared.condition.lock()
-            while shared.work.isEmpty {
-                if shared.released {
-                    shared.threadRunning = false
-                    shared.condition.unlock()
-                    return
+            let now = ContinuousClock.now
+            let step = shared.state.withLock { state -> Step in
+                guard state.work.isEmpty else {
+                    swap(&batch, &state.work)
+                    state.parked = false
+                    return .run
                 }
-                if let idleExit {
-                    let woken = shared.condition.wait(until: Date(timeIntervalSinceNow: idleExit))
-                    if !woken, shared.work.isEmpty {
-                        shared.threadRunning = false
-                        shared.condition.unlock()
-                        return
-                    }
-                } else {
-                    shared.condition.wait()
+                let idle = idleExit.map { $0 - (now - (idleSince ?? now)) }
+                if state.released || idle.map({ $0 <= .zero }) == true {
+                    state.threadRunning = false
+                    return .exit
                 }
+                state.parked = true
+                return .park(timeout: idle)
             }
-            swap(&batch, &shared.work)
-            shared.condition.unlock()
-            for work in batch { work() }
-            batch.removeAll(keepingCapacity: batch.capacity <= 1024)
+            switch step {
+            case .run:
+                idleSince = nil
+                for work in batch { work() }
+                batch.removeAll(keepingCapacity: batch.capacity <= 1024)
+            case .park(let timeout):
+                if idleSince == nil { idleSince = now }
+                shared.park(timeout: timeout)
+            case .exit:
+                return
+            }
         }
     }
 }

@@ -29,23 +29,14 @@ private func broadcastFanout(subscribers: Int, count: Int) async -> Double {
     let broadcast = Broadcast<Int>()
     let subscriptions = (0..<subscribers).map { _ in broadcast.subscribe() }
     return await throughput(count: count) {
-        await withTaskGroup(of: Int.self) { group in
-            for subscription in subscriptions {
-                group.addTask {
-                    var received = 0
-                    for await _ in subscription {
-                        received += 1
-                    }
-                    return received
-                }
-            }
+        let received = await fanOut(to: subscriptions) {
             for element in 0..<count {
                 await broadcast.deliver(element)
             }
             broadcast.finish()
-            for await received in group {
-                precondition(received == count, "broadcast.fanout: a subscriber received \(received) of \(count)")
-            }
+        }
+        for each in received {
+            precondition(each == count, "broadcast.fanout: a subscriber received \(each) of \(count)")
         }
     }
 }
@@ -53,16 +44,7 @@ private func broadcastFanout(subscribers: Int, count: Int) async -> Double {
 private func asyncStreamFanout(subscribers: Int, count: Int) async -> Double {
     let streams = (0..<subscribers).map { _ in AsyncStream<Int>.makeStream() }
     return await throughput(count: count) {
-        await withTaskGroup(of: Int.self) { group in
-            for (stream, _) in streams {
-                group.addTask {
-                    var received = 0
-                    for await _ in stream {
-                        received += 1
-                    }
-                    return received
-                }
-            }
+        let received = await fanOut(to: streams.map(\.stream)) {
             for element in 0..<count {
                 for (_, continuation) in streams {
                     continuation.yield(element)
@@ -71,9 +53,9 @@ private func asyncStreamFanout(subscribers: Int, count: Int) async -> Double {
             for (_, continuation) in streams {
                 continuation.finish()
             }
-            for await received in group {
-                precondition(received == count, "broadcast.fanout baseline: a stream received \(received) of \(count)")
-            }
+        }
+        for each in received {
+            precondition(each == count, "broadcast.fanout baseline: a stream received \(each) of \(count)")
         }
     }
 }

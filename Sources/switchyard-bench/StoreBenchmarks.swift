@@ -25,21 +25,11 @@ private func measureStore(count: Int, subscribers: Int) async -> Double {
                       middleware: [], options: StoreOptions(inboxCapacity: 8192))
     let streams = (0..<subscribers).map { _ in store.actions(bufferSize: 8192, overflow: .suspendProducer) }
     return await throughput(count: count) {
-        await withTaskGroup(of: Void.self) { group in
-            for stream in streams {
-                group.addTask {
-                    var received = 0
-                    for await _ in stream {
-                        received += 1
-                        if received == count { return }
-                    }
-                }
-            }
+        _ = await fanOut(to: streams, upTo: count) {
             for action in 0..<count where !store.send(action) {
                 await store.enqueue(action)
             }
             if subscribers == 0 { await store.dispatch(0) }
-            await group.waitForAll()
         }
     }
 }
@@ -66,18 +56,8 @@ private func measurePlainStore(count: Int, subscribers: Int) async -> Double {
     var streams: [AsyncStream<Int>] = []
     for _ in 0..<subscribers { streams.append(await store.subscribe()) }
     return await throughput(count: count) {
-        await withTaskGroup(of: Void.self) { group in
-            for stream in streams {
-                group.addTask {
-                    var received = 0
-                    for await _ in stream {
-                        received += 1
-                        if received == count { return }
-                    }
-                }
-            }
+        _ = await fanOut(to: streams, upTo: count) {
             for action in 0..<count { await store.dispatch(action) }
-            await group.waitForAll()
         }
     }
 }

@@ -27,22 +27,14 @@ struct DashboardBrowserTests {
         let url = "http://127.0.0.1:\(port)/"
         let screenshot = Self.screenshot
 
-        let checks = try await onThread { () throws -> [String] in
-            let browser = try HeadlessChromium(url: url)
-            defer { browser.close() }
-            try browser.attach()
-            var failures: [String] = []
-            func check(_ what: String, _ expression: String) throws {
-                if try !browser.wait(until: expression) {
-                    failures.append("\(what): \(expression) never held; \(String(describing: try? browser.evaluate("document.body.outerHTML.slice(0, 3000)")))")
-                }
-            }
+        let checks = try await Self.inBrowser(url, showing: "document.body.outerHTML") { page in
+            let (browser, check) = (page.browser, page.check)
             try check("the feed is live", #"document.body.dataset.connection === "live" && Number(document.body.dataset.feedReceived) > 0"#)
             let received = try browser.evaluate("Number(document.body.dataset.feedReceived)") as? Int ?? 0
             try check("the feed updates", "Number(document.body.dataset.feedReceived) >= \(received + 3) && document.querySelectorAll('#feed .row').length > 0")
             try check("the map has the whole track", #"document.querySelector('svg[data-plugin="location"]')?.dataset.points === "\#(route.count)""#)
             let points = try browser.evaluate(#"document.querySelector('svg[data-plugin="location"] polyline').getAttribute("points").trim().split(/\s+/).length"#) as? Int
-            if points != route.count { failures.append("the polyline has \(points ?? -1) points, not \(route.count)") }
+            if points != route.count { page.fail("the polyline has \(points ?? -1) points, not \(route.count)") }
             try check("the state shows the location",
                       #"document.querySelector('[data-path="location.location.latitude"]')?.lastChild.textContent === "\#(last.0)""#)
             try check("plugin health lists every plugin", #"document.querySelectorAll('#plugins tr[data-plugin]').length === 3"#)
@@ -53,7 +45,6 @@ struct DashboardBrowserTests {
                       "!document.getElementById('detail').hidden && document.getElementById('detail-json').textContent.includes('\"id\"') "
                         + "&& document.querySelectorAll('#detail-causes li').length > 0")
             try browser.screenshot(to: screenshot)
-            return failures
         }
         for failure in checks { Issue.record(Comment(rawValue: failure)) }
         #expect(FileManager.default.fileExists(atPath: screenshot))
@@ -71,16 +62,8 @@ struct DashboardBrowserTests {
             """)
         let url = "http://127.0.0.1:\(port)/"
         let map = #"svg[data-plugin="location"]"#
-        let failures = try await onThread { () throws -> [String] in
-            let browser = try HeadlessChromium(url: url)
-            defer { browser.close() }
-            try browser.attach()
-            var failures: [String] = []
-            func check(_ what: String, _ expression: String) throws {
-                if try !browser.wait(until: expression) {
-                    failures.append("\(what): \(expression) never held; \(String(describing: try? browser.evaluate("document.querySelector('\(map)')?.outerHTML.slice(0, 3000)")))")
-                }
-            }
+        let failures = try await Self.inBrowser(url, showing: "document.querySelector('\(map)')?.outerHTML") { page in
+            let check = page.check
             try check("the map has the whole track", "document.querySelector('\(map)')?.dataset.points === '\(route.count)'")
             try check("tiles are drawn from the template",
                       "[...document.querySelectorAll('\(map) image')].length > 0 && [...document.querySelectorAll('\(map) image')]"
@@ -89,9 +72,45 @@ struct DashboardBrowserTests {
                       "[...document.querySelector('\(map)').children].findIndex((node) => node.tagName === 'polyline')"
                         + " > [...document.querySelector('\(map)').children].findIndex((node) => node.tagName === 'image')")
             try check("the tiles are credited", "document.querySelector('\(map)').textContent.includes('OpenStreetMap')")
-            return failures
         }
         for failure in failures { Issue.record(Comment(rawValue: failure)) }
         #expect(await bus.stop() == 0)
+    }
+
+    /// A page open in the browser, and what was found wrong on it.
+    final class Page {
+        let browser: HeadlessChromium
+        /// An HTML expression whose first 3000 characters tell why a check failed.
+        let context: String
+        private(set) var failures: [String] = []
+
+        init(browser: HeadlessChromium, context: String) {
+            self.browser = browser
+            self.context = context
+        }
+
+        /// Waits for the JavaScript `expression` to hold; records `what` failed if it never does.
+        func check(_ what: String, _ expression: String) throws {
+            if try !browser.wait(until: expression) {
+                fail("\(what): \(expression) never held; \(String(describing: try? browser.evaluate("\(context).slice(0, 3000)")))")
+            }
+        }
+
+        func fail(_ message: String) {
+            failures.append(message)
+        }
+    }
+
+    /// Opens `url` in headless Chromium, runs `body` on the page, and returns what it found
+    /// wrong; `context` is what a failed check shows of the page.
+    static func inBrowser(_ url: String, showing context: String, _ body: @escaping @Sendable (Page) throws -> Void) async throws -> [String] {
+        try await onThread { () throws -> [String] in
+            let browser = try HeadlessChromium(url: url)
+            defer { browser.close() }
+            try browser.attach()
+            let page = Page(browser: browser, context: context)
+            try body(page)
+            return page.failures
+        }
     }
 }

@@ -22,6 +22,15 @@ struct JournalReplayTests {
         }
     }
 
+    /// Runs `bus` until `body` is done, then stops it and waits for its end.
+    private func whileRunning(_ bus: Bus, _ body: () async throws -> Void) async throws {
+        let running = Task { try await bus.run() }
+        await bus.waitUntilReady()
+        try await body()
+        bus.stop()
+        try await running.value
+    }
+
     private func seen(_ plugin: String) -> Int {
         CounterPlugin.seen.withLock { $0[plugin] ?? 0 }
     }
@@ -30,25 +39,22 @@ struct JournalReplayTests {
     @Test func restartRestoresStateAndContinuesSequence() async throws {
         let directory = try JournalTestDirectory()
         let first = try makeBus(directory, plugin: "restart-a")
-        let running = Task { try await first.run() }
-        await first.waitUntilReady()
-        await add(1...50, to: first)
-        let state = first.currentState
-        #expect(state.value(atPath: "restart-a.total") == .integer(1275))
-        first.stop()
-        try await running.value
+        var state = JSON.null
+        try await whileRunning(first) {
+            await add(1...50, to: first)
+            state = first.currentState
+            #expect(state.value(atPath: "restart-a.total") == .integer(1275))
+        }
         let lastID = try #require(first.statistics.journal?.lastSequence)
 
         let second = try makeBus(directory, plugin: "restart-a")
         #expect(second.currentState == state)
         let before = seen("restart-a")
-        let again = Task { try await second.run() }
-        await second.waitUntilReady()
-        let id = await second.dispatchReturningID(BusAction(type: "count/add", payload: 7, source: "test"))
-        #expect(id.map { $0 > lastID } == true)
-        #expect(second.currentState.value(atPath: "restart-a.total") == .integer(1282))
-        second.stop()
-        try await again.value
+        try await whileRunning(second) {
+            let id = await second.dispatchReturningID(BusAction(type: "count/add", payload: 7, source: "test"))
+            #expect(id.map { $0 > lastID } == true)
+            #expect(second.currentState.value(atPath: "restart-a.total") == .integer(1282))
+        }
         // Only the one new action reached the plugin; the fifty replayed ones did not.
         #expect(seen("restart-a") - before == 1)
     }
@@ -57,15 +63,14 @@ struct JournalReplayTests {
     @Test func crashKeepsEveryAcknowledgedAction() async throws {
         let directory = try JournalTestDirectory()
         let bus = try makeBus(directory, plugin: "crash-a", journal: #"{"fsync": "always", "snapshotEvery": 7}"#)
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
-        await add(1...40, to: bus)
-        let acknowledged = bus.currentState
-        // Copy the files as they are now, while the bus still runs and holds its lock.
         let copy = try JournalTestDirectory()
-        try FileManager.default.copyItem(atPath: directory.path + "/data", toPath: copy.path + "/data")
-        bus.stop()
-        try await running.value
+        var acknowledged = JSON.null
+        try await whileRunning(bus) {
+            await add(1...40, to: bus)
+            acknowledged = bus.currentState
+            // Copy the files as they are now, while the bus still runs and holds its lock.
+            try FileManager.default.copyItem(atPath: directory.path + "/data", toPath: copy.path + "/data")
+        }
 
         let restored = try makeBus(copy, plugin: "crash-a")
         #expect(restored.currentState == acknowledged)
@@ -76,11 +81,9 @@ struct JournalReplayTests {
     @Test func snapshotsAreWrittenAndPruned() async throws {
         let directory = try JournalTestDirectory()
         let bus = try makeBus(directory, plugin: "snap-a", journal: #"{"fsync": "interval", "snapshotEvery": 10}"#)
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
-        await add(1...45, to: bus)
-        bus.stop()
-        try await running.value
+        try await whileRunning(bus) {
+            await add(1...45, to: bus)
+        }
         let snapshots = directory.files(in: "data/journal").filter { $0.hasPrefix("snapshot-") }
         #expect(snapshots.count == 2)
         let report = try JournalDirectory(dataDirectory: directory.path + "/data").verify()
@@ -95,11 +98,9 @@ struct JournalReplayTests {
     @Test func corruptJournalRefusesToStart() async throws {
         let directory = try JournalTestDirectory()
         let bus = try makeBus(directory, plugin: "corrupt-a")
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
-        await add(1...3, to: bus)
-        bus.stop()
-        try await running.value
+        try await whileRunning(bus) {
+            await add(1...3, to: bus)
+        }
         let segment = try #require(directory.files(in: "data/journal").first { $0.hasPrefix("segment-") })
         let path = directory.path + "/data/journal/" + segment
         var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,3 +1,5 @@
+import Switchyard
+
 /// The byte-level rules of XML 1.0 the tokenizer needs: which characters a document may hold,
 /// which start and continue a name, and what counts as white space.
 enum XMLCharacters {
@@ -5,38 +7,27 @@ enum XMLCharacters {
     /// forbids (C0 controls other than tab, LF and CR; U+FFFE and U+FFFF), with the reason;
     /// `nil` when there is none. Surrogates and overlong forms are not well-formed UTF-8.
     static func firstInvalid(in bytes: [UInt8], from start: Int) -> (offset: Int, reason: String)? {
-        var index = start
-        let count = bytes.count
-        while index < count {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                if lead < 0x20, lead != 0x09, lead != 0x0A, lead != 0x0D {
-                    return (index, "a character XML does not allow (U+\(hex(lead, digits: 4)))")
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            while index < buffer.count {
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    if lead < 0x20, lead != 0x09, lead != 0x0A, lead != 0x0D {
+                        return (index, "a character XML does not allow (U+\(hex(lead, digits: 4)))")
+                    }
+                    index += 1
+                    continue
                 }
-                index += 1
-                continue
+                guard case .valid(let length) = UTF8Sequence.read(at: index, in: buffer) else {
+                    return (index, notUTF8(lead))
+                }
+                if lead == 0xEF, buffer[index + 1] == 0xBF, buffer[index + 2] >= 0xBE {
+                    return (index, "a character XML does not allow (U+FFF\(buffer[index + 2] == 0xBE ? "E" : "F"))")
+                }
+                index += length
             }
-            let length: Int
-            var second: ClosedRange<UInt8> = 0x80...0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; second = 0xA0...0xBF
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; second = 0x80...0x9F
-            case 0xF0: length = 4; second = 0x90...0xBF
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; second = 0x80...0x8F
-            default: return (index, notUTF8(lead))
-            }
-            guard index + length <= count, second.contains(bytes[index + 1]),
-                  (2..<length).allSatisfy({ bytes[index + $0] & 0xC0 == 0x80 })
-            else { return (index, notUTF8(lead)) }
-            if lead == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
-                return (index, "a character XML does not allow (U+FFF\(bytes[index + 2] == 0xBE ? "E" : "F"))")
-            }
-            index += length
+            return nil
         }
-        return nil
     }
 
     private static func notUTF8(_ byte: UInt8) -> String {

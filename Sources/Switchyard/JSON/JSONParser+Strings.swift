@@ -117,29 +117,13 @@ extension JSONParser {
 
     /// Steps over one well-formed UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
     mutating func skipUTF8Sequence() throws(JSONParseError) {
-        let lead = bytes[index]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
-        default: throw error("invalid UTF-8 byte \(Self.byteName(lead))")
+        switch UTF8Sequence.read(at: index, in: bytes) {
+        case .valid(let length):
+            index += length
+        case .invalidLead:
+            throw error("invalid UTF-8 byte \(Self.byteName(bytes[index]))")
+        case .invalidSequence:
+            throw error("invalid UTF-8 sequence starting with byte \(Self.byteName(bytes[index]))")
         }
-        guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]) else {
-            throw error("invalid UTF-8 sequence starting with byte \(Self.byteName(lead))")
-        }
-        var continuation = index + 2
-        while continuation < index + length {
-            guard bytes[continuation] & 0xC0 == 0x80 else {
-                throw error("invalid UTF-8 sequence starting with byte \(Self.byteName(lead))")
-            }
-            continuation += 1
-        }
-        index += length
     }
 }

@@ -7,9 +7,11 @@ import SwitchyardIO
 ///
 /// The store hands each reduced batch to ``commit(_:)`` and publishes it — and acknowledges
 /// its dispatches — only once the writer's thread has written it (``JournalCommitter``), so
-/// with `fsync: always` an acknowledged dispatch is on disk. Snapshots, and periodic flushes
-/// after many appends, run on a background thread of their own, off the writer's path; at most
-/// one snapshot waits at a time (a newer one replaces it). No journal I/O runs on the Swift
+/// with `fsync: always` an acknowledged dispatch is on disk. Every flush runs on the writer's
+/// thread, so flushes never overlap and one that finds nothing dirty really has nothing to
+/// wait for; batches that arrive during its `fdatasync` gather and go out as one group after
+/// it. Snapshots are written on a background thread of their own, off the writer's path; at
+/// most one snapshot waits at a time (a newer one replaces it). No journal I/O runs on the Swift
 /// concurrency pool or a libdispatch worker: both threads are the journal's own, so a busy bus
 /// has no more of them than an idle one, and each ends after ``idleThreadExit`` without work.
 final class Journal: Sendable {
@@ -23,11 +25,6 @@ final class Journal: Sendable {
     /// How long the journal's threads stay parked without work before they end (the next work
     /// starts them again).
     static let idleThreadExit: Duration = .seconds(10)
-    /// The most actions appended since the previous periodic flush for which the flush runs on
-    /// the writer's thread: their `fdatasync` is short, so an idle bus parks no second thread.
-    /// After more, a flush could hold up appends for a long sync and runs on the background
-    /// thread, beside them.
-    static let writerThreadFlushLimit: UInt64 = 512
 
     private struct SnapshotState: Sendable {
         var pending: JournalSnapshot?
@@ -40,15 +37,6 @@ final class Journal: Sendable {
     private let committer: JournalCommitter
     private let log: LogSink
     private let background = WorkerThread(name: "journal-bg", idleExit: Journal.idleThreadExit)
-    /// The last sequence the previous periodic flush covered (the one the journal opened at,
-    /// before the first).
-    private let flushedThrough: Atomic<UInt64>
-    /// Whether a periodic flush was queued yet: the first always is.
-    private let flushedOnce = Atomic<Bool>(false)
-    /// Held through every flush, which may run on either thread: a flush that finds nothing
-    /// dirty returns at once, so without it a snapshot's flush could return while another
-    /// thread's `fdatasync` of the actions before the snapshot is still under way.
-    private let flushOrder = Mutex(())
     private let snapshots: Mutex<SnapshotState>
     private let flushing = Mutex<Task<Void, Never>?>(nil)
 
@@ -57,7 +45,6 @@ final class Journal: Sendable {
         self.writer = writer
         self.log = log
         self.snapshots = Mutex(SnapshotState(latest: snapshotSequence))
-        self.flushedThrough = Atomic(writer.lastSequence)
         self.committer = JournalCommitter(writer: writer, log: log)
     }
 
@@ -125,7 +112,9 @@ final class Journal: Sendable {
                     return
                 }
                 guard let self else { return }
-                if writer.fsync != .never { scheduleFlush() }
+                // Nothing appended since the last flush queues nothing, so an idle bus's
+                // writer thread can end.
+                if writer.fsync != .never, writer.needsFlush { committer.perform { self.flushNow() } }
             }
         }
         flushing.withLock { $0 = task }
@@ -145,7 +134,7 @@ final class Journal: Sendable {
         let last = writer.lastSequence
         let latest = snapshots.withLock { $0.latest }
         if writer.failure == nil, last > 0, latest.map({ $0 < last }) ?? true {
-            write(JournalSnapshot(sequence: last, state: finalState, chain: writer.chain))
+            write(JournalSnapshot(sequence: last, state: finalState, chain: writer.chain), flush: writer.flush)
         }
         do {
             try writer.close()
@@ -170,24 +159,10 @@ final class Journal: Sendable {
         committer.onFailure(handler)
     }
 
-    /// Queues a periodic flush, unless nothing was appended since the previous one (which
-    /// covered every append before it ran): on the writer's thread after few appends, on the
-    /// background thread after many (``writerThreadFlushLimit``).
-    private func scheduleFlush() {
-        let last = writer.lastSequence
-        let previous = flushedThrough.exchange(last, ordering: .relaxed)
-        let first = !flushedOnce.exchange(true, ordering: .relaxed)
-        if previous == last, !first { return }
-        if last &- previous <= Self.writerThreadFlushLimit {
-            committer.perform { self.flushNow() }
-        } else {
-            background.submit { self.flushNow() }
-        }
-    }
-
+    /// The periodic flush, on the writer's thread.
     private func flushNow() {
         do {
-            try flushOrder.withLock { _ throws(JournalError) in try writer.flush() }
+            try writer.flush()
         } catch {
             committer.report(error)
         }
@@ -199,15 +174,30 @@ final class Journal: Sendable {
             if snapshots.pending == nil { snapshots.scheduled = false }
             return snapshots.pending
         }) {
-            write(snapshot)
+            write(snapshot, flush: flushOnWriterThread)
         }
     }
 
-    /// Flushes the segments through the snapshot's sequence first, so a snapshot on disk never
-    /// runs ahead of the actions before it; then writes it and removes older ones.
-    private func write(_ snapshot: JournalSnapshot) {
+    /// Flushes on the writer's thread, after any flush under way there, and waits for it; for
+    /// the background thread, which must not start a flush of its own beside one under way.
+    private func flushOnWriterThread() throws(JournalError) {
+        let failure = committer.runWaiting { () -> JournalError? in
+            do throws(JournalError) {
+                try self.writer.flush()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Flushes the segments through the snapshot's sequence first (with `flush`, which runs
+    /// the writer's flush on its thread), so a snapshot on disk never runs ahead of the
+    /// actions before it; then writes it and removes older ones.
+    private func write(_ snapshot: JournalSnapshot, flush: () throws(JournalError) -> Void) {
         do {
-            try flushOrder.withLock { _ throws(JournalError) in try writer.flush() }
+            try flush()
             try snapshot.write(in: layout, at: Date())
             writer.account(bytes: FileSystem.size(layout.snapshotPath(sequence: snapshot.sequence)))
             snapshots.withLock { $0.latest = max($0.latest ?? 0, snapshot.sequence) }

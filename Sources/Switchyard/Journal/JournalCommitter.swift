@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import SwitchyardIO
 
@@ -84,6 +85,19 @@ final class JournalCommitter: Sendable {
         thread.submit(work)
     }
 
+    /// Runs `body` on the writer's thread after the batches handed over before, blocking the
+    /// calling thread until it returns its result. Only for the journal's own other thread:
+    /// never the writer's (it would wait for itself) nor one of the concurrency pool.
+    func runWaiting<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        let answer = Answer<Result>()
+        thread.submit {
+            answer.value.withLock { $0 = body() }
+            answer.ready.signal()
+        }
+        answer.ready.wait()
+        return answer.value.withLock { $0! }
+    }
+
     private func writeGroups() {
         while let group = takeGroup() {
             var reason: String?
@@ -108,4 +122,10 @@ final class JournalCommitter: Sendable {
             return pending.batches
         }
     }
+}
+
+/// The result of ``JournalCommitter/runWaiting(_:)``, and the semaphore that says it is there.
+private final class Answer<Value: Sendable>: Sendable {
+    let value = Mutex<Value?>(nil)
+    let ready = DispatchSemaphore(value: 0)
 }

@@ -113,19 +113,22 @@ final class JournalWriter: Sendable {
     private func append(_ actions: [BusAction], first: UInt64, last: UInt64, to state: inout State) throws(JournalError) {
         state.buffer.removeAll(keepingCapacity: true)
         var chain = state.chain
-        for action in actions {
-            if JournalLine.isTooDeep(action) {
+        // By index: the actions are read in place, where a `for … in` copied each one (and
+        // retained its strings, payload and written bytes) only to read it.
+        for index in actions.indices {
+            if JournalLine.isTooDeep(actions[index]) {
+                let action = actions[index]
                 throw .corrupt(file: layout.segmentPath(firstSequence: state.segmentFirst), line: 0, offset: state.segmentBytes,
                                reason: "not written: action \(action.id) (\(action.type)) has a payload nested deeper than the \(JSONLimits.journalDepth - 1) levels the journal reads back")
             }
-            JournalLine.append(action, chain: &chain, to: &state.buffer)
+            JournalLine.append(actions[index], chain: &chain, to: &state.buffer)
         }
         if let file = state.file, state.rotateBeforeNextAppend || first != state.lastSequence + 1
             || (state.segmentBytes > 0 && state.segmentBytes + state.buffer.count > Self.maximumSegmentBytes) {
             // A finished segment is flushed whatever the policy, so a snapshot, which is
-            // flushed too, never runs ahead of the actions before it. Also when not dirty: a
-            // background flush may have taken the flag and still be syncing, and the next
-            // segment's mark must not be on disk before this segment's end is.
+            // flushed too, never runs ahead of the actions before it. Also when not dirty (under
+            // `always`, which flushed each append): it costs little then, and the next
+            // segment's mark must never be on disk before this segment's end is.
             try file.sync()
             state.dirty = false
             state.file = nil
@@ -245,6 +248,9 @@ final class JournalWriter: Sendable {
             throw error
         }
     }
+
+    /// Whether a ``flush()`` has anything to do: data or a mark written since the last one.
+    var needsFlush: Bool { state.withLock { $0.dirty || $0.markDirty } }
 
     /// Applies new settings: the fsync policy and the snapshot interval take effect with the
     /// next append.

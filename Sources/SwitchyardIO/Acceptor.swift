@@ -7,6 +7,11 @@ import Glibc
 /// spare descriptor (`/dev/null`) for that case: it gives it up, accepts the waiting client so
 /// the owner can tell it why and close it, and takes the spare back. After any failure it
 /// stops accepting for ``pause`` so the loop cannot spin.
+///
+/// Nor do connections take the last descriptors: a connection that would leave fewer than
+/// ``headroom`` free is refused like one accepted with the spare. The rest of the process
+/// needs them: libdispatch's worker monitor opens `/proc/…/stat` files and ends the process
+/// when it cannot, which it does whenever queued work waits at a tick (under load).
 package final class Acceptor: DescriptorHandler {
     /// What the owner hears.
     package enum Event {
@@ -65,8 +70,11 @@ package final class Acceptor: DescriptorHandler {
             case .failed(let code):
                 onEvent(.failed(errno: code))
                 pauseAccepting()
-            case .connection(let descriptor):
+            case .connection(let descriptor) where Self.leavesHeadroom(besides: listener):
                 onEvent(.connection(descriptor))
+            case .connection(let descriptor):
+                onEvent(.outOfDescriptors(errno: EMFILE, refused: descriptor))
+                pauseAccepting()
             }
         }
     }
@@ -91,6 +99,23 @@ package final class Acceptor: DescriptorHandler {
         defer { spare = Self.openSpare() }
         if case .connection(let descriptor) = Self.accept(from: listener) { return descriptor }
         return nil
+    }
+
+    /// How many descriptors the process keeps free for everything but connections.
+    package static let headroom = 2
+
+    /// Whether ``headroom`` more descriptors can be opened now: duplicates of `listener`,
+    /// closed again at once.
+    private static func leavesHeadroom(besides listener: Int32) -> Bool {
+        var probes: [Int32] = []
+        probes.reserveCapacity(headroom)
+        defer { for probe in probes { Glibc.close(probe) } }
+        while probes.count < headroom {
+            let probe = fcntl(listener, F_DUPFD_CLOEXEC, 0)
+            guard probe >= 0 else { return false }
+            probes.append(probe)
+        }
+        return true
     }
 
     private static func openSpare() -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// Out of file descriptors or full of idle connections, the control socket still answers
@@ -21,19 +22,22 @@ struct ControlConnectionLimitTests {
         let replies = try await onThread { clients.map { $0.readLine(timeout: .seconds(60)) ?? "" } }.map(object)
         let elapsed = ContinuousClock.now - started
         let codes = replies.map { ($0["error"] as? [String: Any])?["code"] as? String ?? "none" }
-        #expect(codes.allSatisfy { $0 == "too-many-clients" || $0 == "idle-timeout" }, "\(codes)")
+        #expect(codes.allSatisfy { $0 == "too-many-clients" || $0 == "idle-timeout" }, "\(codes)\nbus:\n\(bus.process.stderr)")
         #expect(codes.contains("too-many-clients"))
         // A loop spinning on a ready listener burns a whole core; this one waits.
         let busySeconds = Double(Self.cpuTicks(bus.process.pid) - cpuBefore) / Double(sysconf(Int32(_SC_CLK_TCK)))
         #expect(busySeconds < 0.5 * (Double(elapsed.components.seconds) + 1), "the bus used \(busySeconds) s of CPU in \(elapsed)")
         let stats = try await bus.client(["stats", "--json"])
         #expect(stats.status == 0, "\(stats.stderr)")
-        #expect(await bus.stop() == 0)
+        #expect(await bus.stop() == 0, "\(bus.process.stderr)")
     }
 
     /// Idle connections filling the client limit are closed after the idle timeout with idle-timeout; a watcher is exempt; new clients are served again.
     @Test func idleConnectionsAreClosedButWatchersStay() async throws {
-        let bus = try await RunningBus.start(bus: #"{"name": "idle", "control": {"idleTimeout": 10}}"#)
+        // The idle connections must all be open before the first of them times out, and a
+        // loaded machine took over 10 s to open 255: the timeout is far above that.
+        let idleTimeout = Int(30 * TestTimeouts.scale)
+        let bus = try await RunningBus.start(bus: #"{"name": "idle", "control": {"idleTimeout": \#(idleTimeout)}}"#)
         let watcher = try await bus.connect()
         #expect(watcher.write(#"{"op":"watch","actions":"note/*"}"# + "\n"))
         #expect(object(try await onThread { watcher.readLine() } ?? "")["ok"] as? Bool == true)
@@ -42,7 +46,7 @@ struct ControlConnectionLimitTests {
         let extra = try await onThread { try LineClient(path: socket) }
         let refused = object(try await onThread { extra.readLine() } ?? "")
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "too-many-clients", "\(refused)")
-        let closed = try await onThread { idle.map { $0.readLine(timeout: .seconds(60)) ?? "" } }.map(object)
+        let closed = try await onThread { idle.map { $0.readLine(timeout: .seconds(60 + idleTimeout)) ?? "" } }.map(object)
         #expect(closed.allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "idle-timeout" })
         let sent = try await bus.client(["send", "note/after", #"{"n": 1}"#])
         #expect(sent.status == 0, "\(sent.stderr)")

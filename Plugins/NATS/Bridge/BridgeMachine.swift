@@ -142,11 +142,11 @@ struct BridgeMachine: Sendable {
     /// operations are the output as they are; otherwise each action is submitted as
     /// ``submit(_:now:into:)`` does.
     mutating func submit(_ run: OutgoingRun, now: Duration, into effects: inout Effects) {
-        if configuration.mode == .core, run.holdsOperations, outbox.passesStraightThrough, run.largest <= maxPayload {
+        if configuration.mode == .core, let operations = run.operations, outbox.passesStraightThrough, run.largest <= maxPayload {
             if effects.bytes.isEmpty {
-                effects.bytes = run.bytes
+                effects.bytes = operations
             } else {
-                effects.bytes += run.bytes
+                effects.bytes += operations
             }
             publishedCount += run.count
             return

@@ -41,9 +41,13 @@ struct RunningBus {
     }
 
     /// Runs `switchyard ARGUMENTS --config CONFIG` in the bus's directory.
+    ///
+    /// A client gives up by itself when the bus has not answered in 30 s, and says so; it is
+    /// killed only well after that, so a slow bus shows as the client's own message, and a
+    /// killed client's report names what the bus's threads were doing.
     func client(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let client = try SwitchyardProcess(arguments + ["--config", configPath], directory: directory.url, environment: environment)
-        let status = await client.exitStatus()
+        let status = await client.exitStatus(timeout: .seconds(90), alsoDescribing: process)
         return (status, client.stdout, client.stderr)
     }
 

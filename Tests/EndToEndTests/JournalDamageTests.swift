@@ -49,6 +49,7 @@ struct JournalDamageTests {
         var lastID = 0
         for n in 1...12 {
             let sent = try await bus.client(["send", "count/n", #"{"n":\#(n),"total":\#(n * 10)}"#])
+            #expect(sent.status == 0, "send \(n): \(sent.stderr)")
             lastID = max(lastID, integer(after: "id", in: ArraySlice(sent.stdout.utf8)) ?? 0)
         }
         #expect(await bus.stop() == 0)

@@ -84,11 +84,13 @@ public final class SwitchyardProcess: Sendable {
     }
 
     /// Waits for the process to exit and returns its exit status; kills it after `timeout`
-    /// (scaled) and records an issue.
-    public func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
+    /// (scaled) and records an issue naming what its threads (and those of `other`, such as
+    /// the bus a client talks to) were doing.
+    public func exitStatus(timeout: Duration = .seconds(30), alsoDescribing other: SwitchyardProcess? = nil) async -> Int32 {
         await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
         if process.isRunning {
-            Issue.record("switchyard did not exit within \(TestTimeouts.scaled(timeout)); killing it. stderr:\n\(stderr)")
+            let threads = Self.threads(of: pid) + (other.map { "\nand of pid \($0.pid): " + Self.threads(of: $0.pid) } ?? "")
+            Issue.record("switchyard did not exit within \(TestTimeouts.scaled(timeout)); killing it. Its threads: \(threads)\nstderr:\n\(stderr)")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
@@ -96,6 +98,21 @@ public final class SwitchyardProcess: Sendable {
         // wait for the end of both streams for a bounded time only.
         await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { output.openStreams == 0 }
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Each thread of process `pid` as `name state syscall` from /proc (state `D`: waiting on
+    /// the disk; syscall 75: fdatasync, 7: poll, 202: futex, 232: epoll_wait), for the report
+    /// of a process that did not end.
+    public static func threads(of pid: pid_t) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { task in
+            let directory = "/proc/\(pid)/task/\(task)/"
+            let stat = (try? String(contentsOfFile: directory + "stat", encoding: .utf8)) ?? ""
+            let name = stat.firstIndex(of: "(").flatMap { open in stat.lastIndex(of: ")").map { stat[stat.index(after: open)..<$0] } } ?? "?"
+            let state = stat.lastIndex(of: ")").map { stat[$0...].dropFirst(2).prefix(1) } ?? "?"
+            let call = (try? String(contentsOfFile: directory + "syscall", encoding: .utf8))?.split(separator: " ").first ?? "?"
+            return "\(name) \(state) \(call)"
+        }.joined(separator: ", ")
     }
 
     /// Whether the process has blocked SIGTERM (read from /proc), i.e. the launcher has started.

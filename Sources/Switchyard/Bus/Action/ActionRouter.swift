@@ -8,6 +8,8 @@ final class ActionRouter: Sendable {
         let owner: String?
         let pattern: TypePattern
         let broadcast: Broadcast<BusAction>
+        /// Sources whose actions the owner drops unread; `nil` when it reads every source.
+        var ignoredSource: (@Sendable (String) -> Bool)?
     }
 
     private let routes = Mutex<[Route]>([])
@@ -31,23 +33,35 @@ final class ActionRouter: Sendable {
             return routes
         }
         for route in current {
-            let matching = Self.matching(actions, route.pattern)
+            var matching = Self.kept(actions) { route.pattern.matches($0.type) }
             guard !matching.isEmpty else { continue }
             if let owner = route.owner { handed.withLock { $0[owner, default: 0] &+= UInt64(matching.count) } }
+            if let ignored = route.ignoredSource {
+                matching = Self.kept(matching) { !ignored($0.source) }
+                guard !matching.isEmpty else { continue }
+            }
             await route.broadcast.deliver(contentsOf: matching)
         }
     }
 
-    /// The actions of `batch` that `pattern` matches. When it matches all of them (a watcher of
+    /// Stops handing `owner`'s subscriptions the actions whose source `ignored` accepts, for a
+    /// plugin that drops them unread; they still count as handed to it (``received(by:)``).
+    func ignore(sources ignored: @escaping @Sendable (String) -> Bool, owner: String) {
+        routes.withLock { routes in
+            for index in routes.indices where routes[index].owner == owner { routes[index].ignoredSource = ignored }
+        }
+    }
+
+    /// The actions of `batch` that `keep` accepts. When it accepts all of them (a watcher of
     /// everything, or of the one domain a busy batch is made of) the batch itself is handed on,
     /// sharing its buffer, instead of a copy of every action for each subscription.
-    private static func matching(_ batch: [BusAction], _ pattern: TypePattern) -> [BusAction] {
-        guard let firstMiss = batch.firstIndex(where: { !pattern.matches($0.type) }) else { return batch }
-        var matching = Array(batch[..<firstMiss])
-        for index in (firstMiss + 1)..<batch.endIndex where pattern.matches(batch[index].type) {
-            matching.append(batch[index])
+    private static func kept(_ batch: [BusAction], _ keep: (BusAction) -> Bool) -> [BusAction] {
+        guard let firstMiss = batch.firstIndex(where: { !keep($0) }) else { return batch }
+        var kept = Array(batch[..<firstMiss])
+        for index in (firstMiss + 1)..<batch.endIndex where keep(batch[index]) {
+            kept.append(batch[index])
         }
-        return matching
+        return kept
     }
 
     /// Actions handed to `owner`'s subscriptions so far (those it then dropped included).

@@ -63,6 +63,9 @@ final class LineWriter: Sendable {
         }
     }
 
+    /// Says why the writer's thread polls instead of parking; `nil` when it parks.
+    var pollingNotice: String? { thread.pollingNotice }
+
     /// Lines dropped because the output fell too far behind.
     var droppedCount: Int { pending.withLock { $0.dropped } }
 

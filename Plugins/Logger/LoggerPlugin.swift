@@ -57,6 +57,7 @@ public struct LoggerPlugin: Plugin {
 
     public func run(context: PluginContext) async throws {
         let writer = try LineWriter(destination: destination, maxPendingLines: bufferSize)
+        if let notice = writer.pollingNotice { context.log.warning(notice) }
         var reportedDrops = 0
         var iterator = context.actions.makeAsyncIterator()
         var actions: [BusAction] = []

@@ -30,34 +30,31 @@ package final class WorkerThread: Sendable {
         var parked = false
     }
 
-    /// What the thread holds: the state and the descriptor it parks on. It never holds the
+    /// What the thread holds: the state and the eventfd it parks on. It never holds the
     /// worker, so releasing the worker (and its owner) ends the thread.
     private final class Shared: Sendable {
         let state = Mutex(State())
-        /// A close-on-exec, non-blocking eventfd; -1 when none could be made (out of
-        /// descriptors), and the thread then looks for work every millisecond instead.
-        let wakeup = csio_eventfd()
-
-        deinit {
-            if wakeup >= 0 { Glibc.close(wakeup) }
-        }
+        /// `nil` when no eventfd could be made (out of descriptors): the thread then looks for
+        /// work every millisecond instead, as ``WorkerThread/pollingNotice`` says.
+        let wakeup = try? Wakeup()
 
         /// Wakes the thread if it parks. Called after the lock is let go.
         func wake(_ parked: Bool) {
-            if parked, wakeup >= 0 { Wakeup.signal(wakeup) }
+            if parked { wakeup?.signal() }
         }
 
         /// Parks until woken or `timeout` passes (`nil`: no limit).
         func park(timeout: Duration?) {
-            guard wakeup >= 0 else {
+            guard let wakeup else {
                 _ = poll(nil, 0, min(timeout?.timeoutMilliseconds ?? 1, 1))
                 return
             }
-            var entry = pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, timeout?.timeoutMilliseconds ?? -1)
-            Wakeup.clear(wakeup)
+            wakeup.wait(timeout: timeout)
         }
     }
+
+    /// Workers made in this process that had no eventfd to park on.
+    private static let pollingWorkers = Atomic<Int>(0)
 
     /// The thread's name (its first 15 bytes, as Linux keeps them).
     package let name: String
@@ -69,7 +66,19 @@ package final class WorkerThread: Sendable {
     package init(name: String, idleExit: Duration? = nil) {
         self.name = name
         self.idleExit = idleExit
+        if shared.wakeup == nil {
+            let count = Self.pollingWorkers.add(1, ordering: .relaxed).newValue
+            pollingNotice = "thread \(name) has no eventfd to park on (the process is out of descriptors), so it looks for work every millisecond; \(count) such thread(s) made so far"
+        } else {
+            pollingNotice = nil
+        }
     }
+
+    /// Says why the thread polls when no eventfd could be made for it (the process was out of
+    /// descriptors): it then looks for work every millisecond instead of parking, costing a
+    /// wake-up a millisecond while idle. `nil` when it parks. SwitchyardIO has no log sink,
+    /// so the owner logs this once.
+    package let pollingNotice: String?
 
     deinit {
         let parked = shared.state.withLock { state in
@@ -101,6 +110,20 @@ package final class WorkerThread: Sendable {
         await withCheckedContinuation { continuation in
             submit { continuation.resume(returning: body()) }
         }
+    }
+
+    /// Runs `body` on the thread after everything handed over before, blocking the calling
+    /// thread until it returns its result. Only for a thread the worker's work never waits
+    /// for: never the worker's own (it would wait for itself) nor one of the concurrency pool
+    /// (it would hold it).
+    package func runBlocking<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        let answer = Answer<Result>()
+        submit {
+            answer.value.withLock { $0 = body() }
+            answer.ready.signal()
+        }
+        answer.ready.wait()
+        return answer.value.withLock { $0! }
     }
 
     private func startThread() {
@@ -155,4 +178,10 @@ package final class WorkerThread: Sendable {
             }
         }
     }
+}
+
+/// The result of ``WorkerThread/runBlocking(_:)``, and the semaphore that says it is there.
+private final class Answer<Value: Sendable>: Sendable {
+    let value = Mutex<Value?>(nil)
+    let ready = DispatchSemaphore(value: 0)
 }

@@ -108,49 +108,51 @@ final class ManualTimeline: Sendable {
     }
 
     func waitForSleepers(count: Int) async {
-        let id = state.withLock { $0.waits.makeID() }
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.waits.register(id) || state.sleepers.count == count { return true }
-                    state.countWaiters[id] = CountWaiter(count: count, continuation: continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> CountWaiter? in
-                guard let waiter = state.countWaiters.removeValue(forKey: id) else {
-                    state.waits.cancelEarly(id)
-                    return nil
-                }
-                return waiter
-            }
-            waiter?.continuation.resume()
+        await suspend(cancelled: ()) { state, id, continuation in
+            if state.sleepers.count == count { return () }
+            state.countWaiters[id] = CountWaiter(count: count, continuation: continuation)
+            return nil
+        } remove: { state, id in
+            state.countWaiters.removeValue(forKey: id)?.continuation
         }
     }
 
     func waitForSleeper(where predicate: @escaping @Sendable (Duration) -> Bool) async -> Duration? {
+        await suspend(cancelled: nil) { state, id, continuation in
+            if let delay = state.delay(where: predicate) { return delay }
+            state.delayWaiters[id] = DelayWaiter(predicate: predicate, continuation: continuation)
+            return .none
+        } remove: { state, id in
+            state.delayWaiters.removeValue(forKey: id)?.continuation
+        }
+    }
+
+    /// Suspends the calling task until it is resumed with a value. Under the lock, `register`
+    /// returns the value to resume with at once, or keeps the continuation under the wait's id
+    /// and returns `nil`; `remove` takes a kept one back out. Cancelling resumes the wait with
+    /// `cancelled`, at once when it is kept and as soon as it registers when it is not yet.
+    private func suspend<Value: Sendable>(
+        cancelled: Value,
+        register: @escaping @Sendable (inout State, UInt64, UnsafeContinuation<Value, Never>) -> Value?,
+        remove: @escaping @Sendable (inout State, UInt64) -> UnsafeContinuation<Value, Never>?
+    ) async -> Value {
         let id = state.withLock { $0.waits.makeID() }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Duration?, Never>) in
-                let found = state.withLock { state -> Duration?? in
-                    if state.waits.register(id) { return .some(nil) }
-                    if let delay = state.delay(where: predicate) { return .some(delay) }
-                    state.delayWaiters[id] = DelayWaiter(predicate: predicate, continuation: continuation)
-                    return .none
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
+                let now = state.withLock { state -> Value? in
+                    state.waits.register(id) ? cancelled : register(&state, id, continuation)
                 }
-                if let found { continuation.resume(returning: found) }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> DelayWaiter? in
-                guard let waiter = state.delayWaiters.removeValue(forKey: id) else {
+            let waiter = state.withLock { state -> UnsafeContinuation<Value, Never>? in
+                guard let waiter = remove(&state, id) else {
                     state.waits.cancelEarly(id)
                     return nil
                 }
                 return waiter
             }
-            waiter?.continuation.resume(returning: nil)
+            waiter?.resume(returning: cancelled)
         }
     }
 }

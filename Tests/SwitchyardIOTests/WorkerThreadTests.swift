@@ -62,4 +62,37 @@ struct WorkerThreadTests {
         await waitUntil("the released worker's thread ended") { threads(named: "test-release") == 0 }
         #expect(ran.all == Array(0..<10))
     }
+
+    /// `runBlocking` hands back the body's result after the work handed over before, to a
+    /// thread that is not the worker's.
+    @Test func runBlockingWaitsForTheWorkBefore() async {
+        let worker = WorkerThread(name: "test-blocking")
+        let seen = Recorder<Int>()
+        for index in 0..<100 { worker.submit { seen.append(index) } }
+        let count = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: worker.runBlocking { seen.count }) }.start()
+        }
+        #expect(count == 100)
+    }
+
+    /// A worker made when the process is out of descriptors has no eventfd: it still runs its
+    /// work (looking for it every millisecond) and says so for its owner to log, counted.
+    @Test func workerWithoutEventfdPollsAndSaysSo() async {
+        await #expect(processExitsWith: .success) {
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            limit.rlim_cur = 64
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            var opened: [Int32] = []
+            while case let descriptor = open("/dev/null", O_RDONLY), descriptor >= 0 { opened.append(descriptor) }
+            let polling = WorkerThread(name: "test-poll")
+            let second = WorkerThread(name: "test-poll-2")
+            for descriptor in opened { close(descriptor) }
+            precondition(polling.pollingNotice?.contains("thread test-poll has no eventfd") == true)
+            precondition(second.pollingNotice?.hasSuffix("2 such thread(s) made so far") == true)
+            let results = await (polling.run { 1 }, second.run { 2 })
+            precondition(results == (1, 2))
+            precondition(WorkerThread(name: "test-park").pollingNotice == nil)
+        }
+    }
 }

@@ -6,6 +6,19 @@ import Testing
 
 @Suite(.scaledTimeLimit(minutes: 1))
 struct ShareTests {
+    /// `count` recorders of `shared`, returned once each has received the first element
+    /// `send` sends.
+    private func subscribedRecorders<Shared: AsyncSequence & Sendable>(
+        _ count: Int,
+        of shared: Shared,
+        afterSending send: () -> Void
+    ) async -> [TestRecorder<Shared.Element, Shared.Failure>] {
+        let recorders = (0..<count).map { _ in TestRecorder(shared) }
+        send()
+        for recorder in recorders { await recorder.waitForElements(count: 1) }
+        return recorders
+    }
+
     /// Rule 5: a new subscriber sees the next element, and nothing from before it subscribed.
     @Test("Rule 5: a new subscriber sees the next send, no replay unless asked for")
     func rule5NewSubscriberSeesTheNextElement() async throws {
@@ -102,11 +115,8 @@ struct ShareTests {
     func rule7CancellingOneRemovesOnlyIt() async {
         let source = TestSource<Int, TestFailure>()
         let shared = source.share()
-        let leaving = TestRecorder(shared)
-        let staying = TestRecorder(shared)
-        source.send(1)
-        await leaving.waitForElements(count: 1)
-        await staying.waitForElements(count: 1)
+        let recorders = await subscribedRecorders(2, of: shared) { source.send(1) }
+        let (leaving, staying) = (recorders[0], recorders[1])
         leaving.cancel()
         #expect(await leaving.waitForCompletion() == .finished)
         source.send(2)
@@ -120,9 +130,7 @@ struct ShareTests {
     func rule7FinishWakesEveryWaitingIterator() async {
         let source = TestSource<Int, TestFailure>()
         let shared = source.share()
-        let recorders = (0..<5).map { _ in TestRecorder(shared) }
-        source.send(1)
-        for recorder in recorders { await recorder.waitForElements(count: 1) }
+        let recorders = await subscribedRecorders(5, of: shared) { source.send(1) }
         await source.waitForDemand()
         source.finish()
         for recorder in recorders { #expect(await recorder.waitForCompletion() == .finished) }
@@ -140,11 +148,8 @@ struct ShareTests {
             signal.yield()
         }
         let shared = stream.share()
-        let first = TestRecorder(shared)
-        let second = TestRecorder(shared)
-        continuation.yield(1)
-        await first.waitForElements(count: 1)
-        await second.waitForElements(count: 1)
+        let recorders = await subscribedRecorders(2, of: shared) { continuation.yield(1) }
+        let (first, second) = (recorders[0], recorders[1])
         first.cancel()
         await first.waitForCompletion()
         #expect(terminations.withLock { $0 }.isEmpty)
@@ -209,9 +214,7 @@ struct ShareTests {
     @Test func typedFailureSurvivesForEverySubscriber() async {
         let source = TestSource<Int, TestFailure>()
         let shared: some AsyncSequence<Int, TestFailure> & Sendable = source.share()
-        let recorders = (0..<3).map { _ in TestRecorder(shared) }
-        source.send(1)
-        for recorder in recorders { await recorder.waitForElements(count: 1) }
+        let recorders = await subscribedRecorders(3, of: shared) { source.send(1) }
         source.fail(.other)
         for recorder in recorders {
             #expect(await recorder.waitForCompletion() == .failed(.other))
@@ -248,15 +251,8 @@ struct ShareTests {
         for value in 0..<total { source.send(value) }
         source.finish()
         var slow = source.share(buffer: 4, whenFull: .suspendProducer).makeAsyncIterator()
-        var consumed = 0
-        var largestLead = 0
-        while let value = await slow.next() {
-            #expect(value == consumed)
-            consumed += 1
-            largestLead = max(largestLead, total - source.bufferedCount - consumed)
-        }
-        #expect(consumed == total)
-        #expect(largestLead <= 5)
+        let lead = await source.largestLead(reading: &slow, sent: total)
+        #expect(lead <= 5)
     }
 
     /// Invalid replay counts and buffer sizes stop the program with a clear message.

@@ -194,6 +194,16 @@ final class ChildPipeHandler {
         return (pieces, result != .nothing)
     }
 
+    /// Closes and clears `pipe` if it is still open, and returns the last line `lines` held.
+    private func close(_ pipe: inout ChildPipeEnd?, lines: inout LineSplitter) -> [LineSplitter.Piece] {
+        guard let open = pipe else { return [] }
+        var pieces: [LineSplitter.Piece] = []
+        lines.finish(into: &pieces)
+        open.close()
+        pipe = nil
+        return pieces
+    }
+
     private func appendOutput(_ pieces: [LineSplitter.Piece]) {
         for piece in pieces {
             switch piece {
@@ -240,20 +250,8 @@ final class ChildPipeHandler {
     private func finish(_ status: ChildExitStatus) {
         isFinished = true
         closeInput()
-        if let pipe = output {
-            var pieces: [LineSplitter.Piece] = []
-            outputLines.finish(into: &pieces)
-            appendOutput(pieces)
-            pipe.close()
-            output = nil
-        }
-        if let pipe = diagnostics {
-            var pieces: [LineSplitter.Piece] = []
-            diagnosticLines.finish(into: &pieces)
-            appendDiagnostics(pieces)
-            pipe.close()
-            diagnostics = nil
-        }
+        appendOutput(close(&output, lines: &outputLines))
+        appendDiagnostics(close(&diagnostics, lines: &diagnosticLines))
         deliver()
         // Nothing may fire the signal for work any more; the handler is released with it.
         connection.retireWake()

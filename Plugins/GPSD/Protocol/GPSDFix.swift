@@ -5,7 +5,7 @@ import Switchyard
 /// gpsd omits whatever the receiver did not report, so every field but `mode` is optional:
 /// a mode-3 TPV can lack a position, many lack a time, and the first of a cycle often lacks
 /// error estimates. A position is kept only when both coordinates are present and in range.
-struct GPSDFix: Sendable, Hashable {
+struct GPSDFix: Sendable, Hashable, GPSDNumberFields {
     /// NMEA fix mode: 0 unknown (also when gpsd sent none or nonsense), 1 no fix, 2 2D, 3 3D.
     var mode: Int
     /// The device that produced the fix.
@@ -48,15 +48,15 @@ struct GPSDFix: Sendable, Hashable {
             self.latitude = latitude
             self.longitude = longitude
         }
-        altitudeHAE = members["altHAE"]?.doubleValue
         altitudeMSL = members["altMSL"]?.doubleValue ?? members["alt"]?.doubleValue
-        speed = members["speed"]?.doubleValue
-        track = members["track"]?.doubleValue
-        climb = members["climb"]?.doubleValue
-        horizontalError = members["eph"]?.doubleValue
-        verticalError = members["epv"]?.doubleValue
-        longitudeError = members["epx"]?.doubleValue
-        latitudeError = members["epy"]?.doubleValue
+        decodeNumbers(members)
+    }
+
+    static var numberFields: [(name: String, field: WritableKeyPath<GPSDFix, Double?>)] {
+        [
+            ("altHAE", \.altitudeHAE), ("speed", \.speed), ("track", \.track), ("climb", \.climb),
+            ("eph", \.horizontalError), ("epv", \.verticalError), ("epx", \.longitudeError), ("epy", \.latitudeError),
+        ]
     }
 
     /// The `NAME/fix` payload: `mode` always, every other field only when known, named as gpsd
@@ -68,15 +68,8 @@ struct GPSDFix: Sendable, Hashable {
         members["time"] = time.map(JSON.string)
         members["lat"] = latitude.map(JSON.number)
         members["lon"] = longitude.map(JSON.number)
-        members["altHAE"] = altitudeHAE.map(JSON.number)
         members["altMSL"] = altitudeMSL.map(JSON.number)
-        members["speed"] = speed.map(JSON.number)
-        members["track"] = track.map(JSON.number)
-        members["climb"] = climb.map(JSON.number)
-        members["eph"] = horizontalError.map(JSON.number)
-        members["epv"] = verticalError.map(JSON.number)
-        members["epx"] = longitudeError.map(JSON.number)
-        members["epy"] = latitudeError.map(JSON.number)
+        encodeNumbers(into: &members)
         return .object(members)
     }
 }

@@ -5,7 +5,7 @@ import Switchyard
 /// gpsd sends one per cycle, over 3 KB with many satellites in view; some carry only the
 /// dilutions (from a GSA sentence) and no satellite list. Counts gpsd did not send are worked
 /// out from the list when there is one.
-struct GPSDSky: Sendable, Hashable {
+struct GPSDSky: Sendable, Hashable, GPSDNumberFields {
     /// The device that produced the report.
     var device: String?
     /// The report time as gpsd wrote it.
@@ -29,16 +29,17 @@ struct GPSDSky: Sendable, Hashable {
     init(_ members: [String: JSON]) {
         device = members["device"]?.stringValue
         time = members["time"]?.stringValue
-        hdop = members["hdop"]?.doubleValue
-        vdop = members["vdop"]?.doubleValue
-        pdop = members["pdop"]?.doubleValue
-        gdop = members["gdop"]?.doubleValue
+        decodeNumbers(members)
         let satellites = (members["satellites"]?.arrayValue ?? []).compactMap(\.objectValue)
         let usedSatellites = satellites.filter { $0["used"]?.boolValue == true }
         visible = members["nSat"]?.intValue ?? (satellites.isEmpty ? nil : satellites.count)
         used = members["uSat"]?.intValue ?? (satellites.isEmpty ? nil : usedSatellites.count)
         let signals = usedSatellites.compactMap { $0["ss"]?.doubleValue }
         meanUsedSignal = signals.isEmpty ? nil : (signals.reduce(0, +) / Double(signals.count) * 10).rounded() / 10
+    }
+
+    static var numberFields: [(name: String, field: WritableKeyPath<GPSDSky, Double?>)] {
+        [("hdop", \.hdop), ("vdop", \.vdop), ("pdop", \.pdop), ("gdop", \.gdop)]
     }
 
     /// The `NAME/satellites` payload: `visible`, `used`, `hdop`, `vdop`, `pdop`, `gdop`,
@@ -49,10 +50,7 @@ struct GPSDSky: Sendable, Hashable {
         members["time"] = time.map(JSON.string)
         members["visible"] = visible.map { .integer(Int64($0)) }
         members["used"] = used.map { .integer(Int64($0)) }
-        members["hdop"] = hdop.map(JSON.number)
-        members["vdop"] = vdop.map(JSON.number)
-        members["pdop"] = pdop.map(JSON.number)
-        members["gdop"] = gdop.map(JSON.number)
+        encodeNumbers(into: &members)
         members["meanUsedSignal"] = meanUsedSignal.map(JSON.number)
         return .object(members)
     }

@@ -20,22 +20,12 @@ extension PluginSettings {
     /// Readers over the objects of the array at `key` (`plugins[2].routes[0]`, …); empty when
     /// absent. A non-array, or an element that is not an object, is a problem and is skipped.
     public func array(_ key: String) -> [PluginSettings] {
-        guard let found = value(key) else { return [] }
-        guard case .array(let elements) = found else {
-            problem(key, "expected an array of objects, got \(describe(found, at: key))")
-            return []
-        }
-        let arrayPath = keyPath(key)
-        return elements.enumerated().compactMap { offset, element in
-            let elementPath = SettingsPath.element(offset, of: arrayPath)
+        elements(key, expected: "an array of objects").compactMap { path, element in
             guard case .object(let members) = element else {
-                log.problems.append(ConfigurationProblem(
-                    path: elementPath,
-                    message: "expected an object, got \(describe(element, atPath: elementPath))"
-                ))
+                mismatch(at: path, expected: "an object", got: element)
                 return nil
             }
-            return child(members, path: elementPath)
+            return child(members, path: path)
         }
     }
 
@@ -53,10 +43,7 @@ extension PluginSettings {
             let member = members[name].unsafelyUnwrapped
             let memberPath = SettingsPath.member(name, of: mapPath)
             guard case .string(let text) = member else {
-                log.problems.append(ConfigurationProblem(
-                    path: memberPath,
-                    message: "expected a string, got \(describe(member, atPath: memberPath))"
-                ))
+                mismatch(at: memberPath, expected: "a string", got: member)
                 continue
             }
             strings[name] = text
@@ -67,20 +54,27 @@ extension PluginSettings {
     /// The array of strings at `key`; empty when absent. A non-array or an element that is not
     /// a string is a problem.
     public func strings(_ key: String) -> [String] {
+        elements(key, expected: "an array of strings").compactMap { path, element in
+            if case .string(let text) = element { return text }
+            mismatch(at: path, expected: "a string", got: element)
+            return nil
+        }
+    }
+
+    /// The elements of the array at `key`, each with its path; none when absent, and a problem
+    /// when it is not an array (`expected` says of what).
+    private func elements(_ key: String, expected: String) -> [(path: String, element: JSON)] {
         guard let found = value(key) else { return [] }
         guard case .array(let elements) = found else {
-            problem(key, "expected an array of strings, got \(describe(found, at: key))")
+            problem(key, "expected \(expected), got \(describe(found, at: key))")
             return []
         }
         let arrayPath = keyPath(key)
-        return elements.enumerated().compactMap { offset, element in
-            if case .string(let text) = element { return text }
-            let elementPath = SettingsPath.element(offset, of: arrayPath)
-            log.problems.append(ConfigurationProblem(
-                path: elementPath,
-                message: "expected a string, got \(describe(element, atPath: elementPath))"
-            ))
-            return nil
-        }
+        return elements.enumerated().map { (SettingsPath.element($0.offset, of: arrayPath), $0.element) }
+    }
+
+    /// Records that the value at `path` is not what was `expected` (`expected a string, got 3`).
+    private func mismatch(at path: String, expected: String, got value: JSON) {
+        log.problems.append(ConfigurationProblem(path: path, message: "expected \(expected), got \(describe(value, atPath: path))"))
     }
 }

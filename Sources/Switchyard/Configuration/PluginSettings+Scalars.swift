@@ -83,12 +83,7 @@ extension PluginSettings {
     /// The integer at `key`, or `nil` when absent, not an integer or outside `range` (a problem:
     /// `expected an integer 1-65535, got "abc"`).
     public func int(_ key: String, range: ClosedRange<Int>? = nil) -> Int? {
-        guard let found = scalar(key) else { return nil }
-        if let integer = found.intValue, range?.contains(integer) ?? true {
-            return integer
-        }
-        problem(key, "expected \(Self.describeInteger(range)), got \(describe(found, at: key))")
-        return nil
+        number(key, \.intValue, in: range, expected: Self.describeInteger(range))
     }
 
     /// The integer at `key`, or `defaultValue` when absent or invalid (a problem).
@@ -98,11 +93,22 @@ extension PluginSettings {
 
     /// The number at `key`, or `nil` when absent, not a number or outside `range` (a problem).
     public func double(_ key: String, range: ClosedRange<Double>? = nil) -> Double? {
+        number(key, \.doubleValue, in: range, expected: "a number\(Self.describe(range))")
+    }
+
+    /// The number `read` finds at `key`, or `nil` when absent, of the wrong kind or outside
+    /// `range` (a problem: `expected` it, got what was there).
+    private func number<Number: Comparable>(
+        _ key: String,
+        _ read: (JSON) -> Number?,
+        in range: ClosedRange<Number>?,
+        expected: @autoclosure () -> String
+    ) -> Number? {
         guard let found = scalar(key) else { return nil }
-        if let number = found.doubleValue, range?.contains(number) ?? true {
+        if let number = read(found), range?.contains(number) ?? true {
             return number
         }
-        problem(key, "expected a number\(Self.describe(range)), got \(describe(found, at: key))")
+        problem(key, "expected \(expected()), got \(describe(found, at: key))")
         return nil
     }
 

@@ -46,6 +46,9 @@ final class Journal: Sendable {
         self.log = log
         self.snapshots = Mutex(SnapshotState(latest: snapshotSequence))
         self.committer = JournalCommitter(writer: writer, log: log)
+        for notice in [committer.pollingNotice, background.pollingNotice].compactMap(\.self) {
+            log.write(.warning, "journal: \(notice)")
+        }
     }
 
     /// Restores the state from the journal in `layout` and opens it for appending.
@@ -181,7 +184,7 @@ final class Journal: Sendable {
     /// Flushes on the writer's thread, after any flush under way there, and waits for it; for
     /// the background thread, which must not start a flush of its own beside one under way.
     private func flushOnWriterThread() throws(JournalError) {
-        let failure = committer.runWaiting { () -> JournalError? in
+        let failure = committer.runBlocking { () -> JournalError? in
             do throws(JournalError) {
                 try self.writer.flush()
                 return nil

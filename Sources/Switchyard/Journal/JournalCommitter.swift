@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import SwitchyardIO
 
@@ -86,17 +85,14 @@ final class JournalCommitter: Sendable {
     }
 
     /// Runs `body` on the writer's thread after the batches handed over before, blocking the
-    /// calling thread until it returns its result. Only for the journal's own other thread:
-    /// never the writer's (it would wait for itself) nor one of the concurrency pool.
-    func runWaiting<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-        let answer = Answer<Result>()
-        thread.submit {
-            answer.value.withLock { $0 = body() }
-            answer.ready.signal()
-        }
-        answer.ready.wait()
-        return answer.value.withLock { $0! }
+    /// calling thread until it returns its result. Only for the journal's background thread,
+    /// which the writer never waits for.
+    func runBlocking<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        thread.runBlocking(body)
     }
+
+    /// Says why the writer's thread polls instead of parking; `nil` when it parks.
+    var pollingNotice: String? { thread.pollingNotice }
 
     private func writeGroups() {
         while let group = takeGroup() {
@@ -122,10 +118,4 @@ final class JournalCommitter: Sendable {
             return pending.batches
         }
     }
-}
-
-/// The result of ``JournalCommitter/runWaiting(_:)``, and the semaphore that says it is there.
-private final class Answer<Value: Sendable>: Sendable {
-    let value = Mutex<Value?>(nil)
-    let ready = DispatchSemaphore(value: 0)
 }

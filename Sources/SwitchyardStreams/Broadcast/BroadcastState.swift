@@ -158,6 +158,23 @@ struct _BroadcastState<Element: Sendable>: Sendable {
         into batch: inout _FIFOBuffer<Element>,
         wakeups: inout _Wakeups
     ) -> TakeOutcome {
+        take(id, hint: &hint, into: &batch, wakeups: &wakeups) { links in
+            // A plain take of a linked slot (not `withLatestFrom`'s) keeps the stamps parallel.
+            if _slowPath(!links.isEmpty) { links[id]?.stamps.removeAll() }
+        }
+    }
+
+    /// The one take both kinds share: swaps the buffer into `batch`, lets `takeStamps` deal
+    /// with a linked slot's stamps (before pending elements add theirs), then admits pending
+    /// elements into the freed buffer.
+    @inlinable
+    mutating func take(
+        _ id: Int,
+        hint: inout Int,
+        into batch: inout _FIFOBuffer<Element>,
+        wakeups: inout _Wakeups,
+        takeStamps: (inout [Int: _SlotLink]) -> Void
+    ) -> TakeOutcome {
         guard let index = index(of: id, hint: &hint) else { return .ended }
         if subscribers[index].buffer.isEmpty {
             guard isFinished else { return .empty }
@@ -165,10 +182,7 @@ struct _BroadcastState<Element: Sendable>: Sendable {
             return .ended
         }
         swap(&subscribers[index].buffer, &batch)
-        if _slowPath(!links.isEmpty) {
-            // A plain take of a linked slot (not `withLatestFrom`'s) keeps the stamps parallel.
-            links[subscribers[index].id]?.stamps.removeAll()
-        }
+        takeStamps(&links)
         if !subscribers[index].pending.isEmpty {
             admitPending(at: index, wakeups: &wakeups)
         }

@@ -14,42 +14,44 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
         state = Mutex(_BroadcastState(current: current))
     }
 
+    /// Runs `body` under the lock with the list of continuations it makes ready, and resumes
+    /// them once the lock is let go, so a resumed task never contends for it.
+    @inlinable
+    @inline(__always)
+    func withLockThenResume<Result: Sendable>(
+        _ body: (inout _BroadcastState<Element>, inout _Wakeups) -> Result
+    ) -> Result {
+        let (result, wakeups) = state.withLock { state in
+            var wakeups = _Wakeups()
+            let result = body(&state, &wakeups)
+            return (result, wakeups)
+        }
+        wakeups.resumeAll()
+        return result
+    }
+
     // MARK: Producing
 
     @inlinable
     func send(_ element: Element) -> Bool {
-        let (buffered, wakeups) = state.withLock { state in
-            var wakeups = _Wakeups()
-            let buffered = state.send(element, wakeups: &wakeups)
-            return (buffered, wakeups)
-        }
-        wakeups.resumeAll()
-        return buffered
+        withLockThenResume { state, wakeups in state.send(element, wakeups: &wakeups) }
     }
 
     @inlinable
     func send<S: Sequence>(contentsOf elements: S) -> Bool where S.Element == Element {
-        let (buffered, wakeups) = state.withLock { state in
-            var wakeups = _Wakeups()
+        withLockThenResume { state, wakeups in
             var buffered = true
             for element in elements where !state.send(element, wakeups: &wakeups) {
                 buffered = false
             }
-            return (buffered, wakeups)
+            return buffered
         }
-        wakeups.resumeAll()
-        return buffered
     }
 
     @inlinable
     @inline(__always)
     nonisolated(nonsending) func deliver(_ element: Element) async {
-        let (wakeups, wait) = state.withLock { state in
-            var wakeups = _Wakeups()
-            let wait = state.deliver(element, wait: nil, wakeups: &wakeups)
-            return (wakeups, wait)
-        }
-        wakeups.resumeAll()
+        let wait = withLockThenResume { state, wakeups in state.deliver(element, wait: nil, wakeups: &wakeups) }
         if let wait {
             await waitForRoom(wait)
         }
@@ -57,15 +59,13 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
 
     @inlinable
     nonisolated(nonsending) func deliver(contentsOf elements: [Element]) async {
-        let (wakeups, wait) = state.withLock { state in
-            var wakeups = _Wakeups()
+        let wait = withLockThenResume { state, wakeups in
             var wait: Int?
             for element in elements {
                 wait = state.deliver(element, wait: wait, wakeups: &wakeups)
             }
-            return (wakeups, wait)
+            return wait
         }
-        wakeups.resumeAll()
         if let wait {
             await waitForRoom(wait)
         }
@@ -83,23 +83,13 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            let wakeups = state.withLock { state in
-                var wakeups = _Wakeups()
-                state.cancelWait(wait, wakeups: &wakeups)
-                return wakeups
-            }
-            wakeups.resumeAll()
+            withLockThenResume { state, wakeups in state.cancelWait(wait, wakeups: &wakeups) }
         }
     }
 
     @usableFromInline
     func finish() {
-        let wakeups = state.withLock { state in
-            var wakeups = _Wakeups()
-            state.finish(wakeups: &wakeups)
-            return wakeups
-        }
-        wakeups.resumeAll()
+        withLockThenResume { state, wakeups in state.finish(wakeups: &wakeups) }
     }
 
     // MARK: Subscribing
@@ -121,12 +111,7 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
 
     @usableFromInline
     func unsubscribe(_ id: Int) {
-        let wakeups = state.withLock { state in
-            var wakeups = _Wakeups()
-            state.unsubscribe(id, wakeups: &wakeups)
-            return wakeups
-        }
-        wakeups.resumeAll()
+        withLockThenResume { state, wakeups in state.unsubscribe(id, wakeups: &wakeups) }
     }
 
     @usableFromInline
@@ -145,13 +130,7 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
 
     @inlinable
     func take(_ id: Int, hint: inout Int, into batch: inout _FIFOBuffer<Element>) -> _BroadcastState<Element>.TakeOutcome {
-        let (outcome, wakeups) = state.withLock { state in
-            var wakeups = _Wakeups()
-            let outcome = state.take(id, hint: &hint, into: &batch, wakeups: &wakeups)
-            return (outcome, wakeups)
-        }
-        wakeups.resumeAll()
-        return outcome
+        withLockThenResume { state, wakeups in state.take(id, hint: &hint, into: &batch, wakeups: &wakeups) }
     }
 
     /// Suspends a consumer until its buffer has elements, the broadcast finishes, or the
@@ -173,11 +152,6 @@ final class _BroadcastStorage<Element: Sendable>: Sendable {
 
     @usableFromInline
     func putBack(_ batch: _FIFOBuffer<Element>, for id: Int) {
-        let wakeups = state.withLock { state in
-            var wakeups = _Wakeups()
-            state.putBack(batch, for: id, wakeups: &wakeups)
-            return wakeups
-        }
-        wakeups.resumeAll()
+        withLockThenResume { state, wakeups in state.putBack(batch, for: id, wakeups: &wakeups) }
     }
 }

@@ -32,13 +32,10 @@ public final class CurrentValue<Element: Sendable>: Sendable, AsyncSequence {
     ///
     /// After ``finish()`` the value still changes, but nobody is notified.
     public func send(_ newValue: Element) {
-        let wakeups = storage.state.withLock { state in
-            var wakeups = _Wakeups()
+        storage.withLockThenResume { state, wakeups in
             state.current = newValue
             state.send(newValue, wakeups: &wakeups)
-            return wakeups
         }
-        wakeups.resumeAll()
     }
 
     /// Changes the value in place and atomically (no other change interleaves), then sends the

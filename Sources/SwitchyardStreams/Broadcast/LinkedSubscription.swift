@@ -108,12 +108,8 @@ final class _LinkedSubscription<Element: Sendable>: Sendable {
         cursor.batch.removeAll()
         cursor.stamps.removeAll()
         let id = subscription.id
-        let (outcome, wakeups) = subscription.storage.state.withLock { state in
-            var wakeups = _Wakeups()
-            let outcome = state.takeOrdered(id, hint: &cursor.hint, into: &cursor.batch, stamps: &cursor.stamps, wakeups: &wakeups)
-            return (outcome, wakeups)
+        return subscription.storage.withLockThenResume { state, wakeups in
+            state.takeOrdered(id, hint: &cursor.hint, into: &cursor.batch, stamps: &cursor.stamps, wakeups: &wakeups)
         }
-        wakeups.resumeAll()
-        return outcome
     }
 }

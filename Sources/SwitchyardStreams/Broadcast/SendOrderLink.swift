@@ -215,19 +215,8 @@ extension _BroadcastState {
         stamps: inout _FIFOBuffer<UInt64>,
         wakeups: inout _Wakeups
     ) -> TakeOutcome {
-        guard let index = index(of: id, hint: &hint) else { return .ended }
-        if subscribers[index].buffer.isEmpty {
-            guard isFinished else { return .empty }
-            subscribers.remove(at: index)
-            return .ended
+        take(id, hint: &hint, into: &batch, wakeups: &wakeups) { links in
+            if links[id] != nil { swap(&links[id]!.stamps, &stamps) }
         }
-        swap(&subscribers[index].buffer, &batch)
-        if links[id] != nil {
-            swap(&links[id]!.stamps, &stamps)
-        }
-        if !subscribers[index].pending.isEmpty {
-            admitPending(at: index, wakeups: &wakeups)
-        }
-        return .taken
     }
 }

@@ -2,9 +2,9 @@
 ///
 /// Emits only once every input has a value; an input that finishes without one finishes the
 /// whole operator, since no combination can ever be complete.
-@usableFromInline struct CombineLatestStateMachine<Value: Sendable>: Sendable {
+@usableFromInline struct CombineLatestStateMachine<Value: Sendable>: Sendable, TupleEnding {
     /// What the operator does after an event.
-    @usableFromInline enum Action: Equatable {
+    @usableFromInline enum Action: Equatable, TupleEndAction {
         case none
         /// Emit the combination of ``latest``.
         case emit
@@ -31,18 +31,11 @@
         return missing == 0 ? .emit : .none
     }
 
-    @inlinable mutating func inputFinished(_ input: Int) -> Action {
-        guard !ended else { return .none }
+    /// An input that finishes without a value leaves no combination complete; otherwise the
+    /// operator runs until every input finished.
+    @inlinable mutating func recordFinish(of input: Int) -> Bool {
         running -= 1
-        guard latest[input] == nil || running == 0 else { return .none }
-        ended = true
-        return .finish
-    }
-
-    @inlinable mutating func inputFailed() -> Action {
-        guard !ended else { return .none }
-        ended = true
-        return .fail
+        return latest[input] == nil || running == 0
     }
 }
 

@@ -2,9 +2,9 @@
 ///
 /// A row is emitted as soon as every queue has an element. Once an input has finished and its
 /// queue is empty no further row is possible, so the whole finishes.
-@usableFromInline struct ZipStateMachine<Value: Sendable>: Sendable {
+@usableFromInline struct ZipStateMachine<Value: Sendable>: Sendable, TupleEnding {
     /// What the operator does after an event.
-    @usableFromInline enum Action {
+    @usableFromInline enum Action: TupleEndAction {
         case none
         /// Emit this row (one element per input, in input order).
         case emit([Value])
@@ -44,18 +44,10 @@
         return .emit(row)
     }
 
-    @inlinable mutating func inputFinished(_ input: Int) -> Action {
-        guard !ended else { return .none }
+    /// Once a finished input's queue is empty, no further row is possible.
+    @inlinable mutating func recordFinish(of input: Int) -> Bool {
         finished[input] = true
-        guard queues[input].isEmpty else { return .none }
-        ended = true
-        return .finish
-    }
-
-    @inlinable mutating func inputFailed() -> Action {
-        guard !ended else { return .none }
-        ended = true
-        return .fail
+        return queues[input].isEmpty
     }
 }
 

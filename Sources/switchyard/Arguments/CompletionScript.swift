@@ -32,9 +32,12 @@ struct CompletionScript: Sendable {
 
     /// The spellings of a command's options, `--help` included.
     private func spellings(_ spec: CommandSpec) -> [String] {
-        (spec.visibleOptions + [CommandSpec.helpOption]).flatMap { option in
-            (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
-        }
+        (spec.visibleOptions + [CommandSpec.helpOption]).flatMap(spellings(of:))
+    }
+
+    /// An option's spellings: `-n` (when it has a short form) and `--name`.
+    private func spellings(of option: OptionSpec) -> [String] {
+        (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"]
     }
 
     /// The shell case label matching a command path, as the scripts build it: `""`, `"journal show"`.
@@ -49,9 +52,41 @@ struct CompletionScript: Sendable {
     private var valueOptions: [(path: [String], spellings: [String], completion: CompletionValue)] {
         commands.flatMap { command in
             command.spec.visibleOptions.filter(\.takesValue).map { option in
-                (command.path, (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.name)"], option.completion)
+                (command.path, spellings(of: option), option.completion)
             }
         }
+    }
+
+    /// The case tables bash and zsh share, once the word path is in the variable `path`: the
+    /// value of the option just typed, the options of the command when the word
+    /// `startsWithDash`, else its subcommands or its first positional that completes. Each
+    /// shell says how it offers a completion (`reply`), a command's option spellings and its
+    /// subcommands.
+    private func caseTables(
+        path: String,
+        startsWithDash: String,
+        reply: (CompletionValue) -> String,
+        options: ([String]) -> String,
+        subcommands: ([CommandSpec]) -> String
+    ) -> [String] {
+        var lines = [#"    case "$\#(path):$prev" in"#]
+        for option in valueOptions {
+            let labels = option.spellings.map { "\"\(option.path.joined(separator: " ")):\($0)\"" }.joined(separator: "|")
+            lines.append("        \(labels)) \(reply(option.completion)) ;;")
+        }
+        lines += ["    esac", "    if \(startsWithDash); then", #"        case "$\#(path)" in"#]
+        for command in commands {
+            lines.append("            \(label(command.path))) \(options(spellings(command.spec))) ;;")
+        }
+        lines += ["        esac", "        return", "    fi", #"    case "$\#(path)" in"#]
+        for command in commands {
+            if !command.spec.subcommands.isEmpty {
+                lines.append("        \(label(command.path))) \(subcommands(command.spec.subcommands)) ;;")
+            } else if let positional = command.spec.positionals.first(where: { $0.completion != .none }) {
+                lines.append("        \(label(command.path))) \(reply(positional.completion)) ;;")
+            }
+        }
+        return lines + ["    esac"]
     }
 
     private var bash: String {
@@ -78,25 +113,13 @@ struct CompletionScript: Sendable {
             #"            \#(pathExtension)) path="${path:+$path }$word" ;;"#,
             "        esac",
             "    done",
-            #"    case "$path:$prev" in"#,
         ]
-        for option in valueOptions {
-            let labels = option.spellings.map { "\"\(option.path.joined(separator: " ")):\($0)\"" }.joined(separator: "|")
-            lines.append("        \(labels)) \(reply(option.completion)) ;;")
+        lines += caseTables(path: "path", startsWithDash: #"[[ "$cur" == -* ]]"#, reply: reply) { spellings in
+            #"COMPREPLY=($(compgen -W "\#(spellings.joined(separator: " "))" -- "$cur"))"#
+        } subcommands: { subcommands in
+            reply(.words(subcommands.map(\.name)))
         }
-        lines += ["    esac", #"    if [[ "$cur" == -* ]]; then"#, #"        case "$path" in"#]
-        for command in commands {
-            lines.append("            \(label(command.path))) COMPREPLY=($(compgen -W \"\(spellings(command.spec).joined(separator: " "))\" -- \"$cur\")) ;;")
-        }
-        lines += ["        esac", "        return", "    fi", #"    case "$path" in"#]
-        for command in commands {
-            if !command.spec.subcommands.isEmpty {
-                lines.append("        \(label(command.path))) \(reply(.words(command.spec.subcommands.map(\.name)))) ;;")
-            } else if let positional = command.spec.positionals.first(where: { $0.completion != .none }) {
-                lines.append("        \(label(command.path))) \(reply(positional.completion)) ;;")
-            }
-        }
-        lines += ["    esac", "}", "complete -F _switchyard switchyard"]
+        lines += ["}", "complete -F _switchyard switchyard"]
         return lines.joined(separator: "\n")
     }
 
@@ -127,27 +150,14 @@ struct CompletionScript: Sendable {
             #"            \#(pathExtension)) path_="${path_:+$path_ }$word" ;;"#,
             "        esac",
             "    done",
-            #"    case "$path_:$prev" in"#,
         ]
-        for option in valueOptions {
-            let labels = option.spellings.map { "\"\(option.path.joined(separator: " ")):\($0)\"" }.joined(separator: "|")
-            lines.append("        \(labels)) \(reply(option.completion)) ;;")
-        }
-        lines += ["    esac", #"    if [[ $cur == -* ]]; then"#, #"        case "$path_" in"#]
-        for command in commands {
-            lines.append("            \(label(command.path))) compadd -- \(spellings(command.spec).joined(separator: " ")) ;;")
-        }
-        lines += ["        esac", "        return", "    fi", #"    case "$path_" in"#]
-        for command in commands {
-            if !command.spec.subcommands.isEmpty {
-                let entries = command.spec.subcommands.map { quoted("\($0.name):\($0.abstract.replacingOccurrences(of: ":", with: "\\:"))") }
-                lines.append("        \(label(command.path))) described=(\(entries.joined(separator: " "))); _describe command described ;;")
-            } else if let positional = command.spec.positionals.first(where: { $0.completion != .none }) {
-                lines.append("        \(label(command.path))) \(reply(positional.completion)) ;;")
-            }
+        lines += caseTables(path: "path_", startsWithDash: "[[ $cur == -* ]]", reply: reply) { spellings in
+            "compadd -- \(spellings.joined(separator: " "))"
+        } subcommands: { subcommands in
+            let entries = subcommands.map { quoted("\($0.name):\($0.abstract.replacingOccurrences(of: ":", with: "\\:"))") }
+            return "described=(\(entries.joined(separator: " "))); _describe command described"
         }
         lines += [
-            "    esac",
             "}",
             #"if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then"#,
             #"    _switchyard "$@""#,

@@ -21,7 +21,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable {
         case .json:
             action.json.serialize(into: &output)
         case .text:
-            output.append(contentsOf: Timestamp.iso8601(action.time).utf8)
+            Timestamp.appendISO8601(action.time, to: &output)
             output.append(contentsOf: " #".utf8)
             appendDecimal(action.id, to: &output)
             output.append(UInt8(ascii: " "))

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import Switchyard
 
-/// A reduced batch's actions are written once (``EncodedBatch``) and those bytes serve the
-/// journal's line and every watcher's: they must always spell the action as it is.
+/// A batch's actions are written once — by the journal's writer as their lines' bodies, or by
+/// the router on a bus without a journal (``EncodedBatch``) — and those bytes serve every
+/// watcher's line: they must spell each action as ``BusAction/json`` does.
 struct EncodedBatchTests {
     private static let actions = [
         BusAction(type: "gps/fix", payload: ["lat": 51.5, "tags": ["a\n\"b", nil]], id: 42,
@@ -12,53 +13,51 @@ struct EncodedBatchTests {
         BusAction(type: "bus/started", payload: ["name": "ünïcode ✓"], id: 44, time: Date(timeIntervalSince1970: 0), source: "bus", cause: 43),
     ]
 
-    private static func line(_ action: BusAction) -> String {
-        var bytes: [UInt8] = []
-        JournalLine.appendObject(action, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    private static func objects(_ encoded: EncodedBatch, offset: Int = 0) -> [String] {
+        Self.actions.indices.map { index in
+            var bytes: [UInt8] = []
+            encoded.appendObject(at: offset + index, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
-    /// Each action of a batch gets its own object, the one ``BusAction/json`` serializes to,
-    /// and the journal's checksummed line over those bytes is the line it writes without them.
-    @Test func eachActionKeepsItsOwnObject() {
-        var batch = Self.actions
-        EncodedBatch.encode(&batch)
-        for (encoded, plain) in zip(batch, Self.actions) {
-            #expect(encoded.encoded != nil)
-            #expect(Self.line(encoded) == plain.json.serialized())
-            #expect(encoded == plain)
-            #expect(encoded.hashValue == plain.hashValue)
-            var reused: [UInt8] = []
-            var written: [UInt8] = []
-            var chainReused: UInt32 = 5
-            var chainWritten: UInt32 = 5
-            JournalLine.append(encoded, chain: &chainReused, to: &reused)
-            JournalLine.append(plain, chain: &chainWritten, to: &written)
-            #expect(reused == written)
-            #expect(chainReused == chainWritten)
-        }
+    /// Encoded on their own, each action's object is the one ``BusAction/json`` serializes to,
+    /// and a watcher's line around it is the line the watcher wrote from the JSON value.
+    @Test func eachActionKeepsItsOwnObject() throws {
+        let encoded = try #require(EncodedBatch.encode(Self.actions))
+        #expect(Self.objects(encoded) == Self.actions.map { $0.json.serialized() })
+        let run = EncodedRun(batch: encoded, offset: 0, count: Self.actions.count, firstID: 42)
+        #expect(run.isObjects(of: Self.actions))
         var watched: [UInt8] = []
-        ControlReply.action(batch[0], into: &watched)
+        ControlReply.action(run.lines(of: Self.actions)[0], into: &watched)
         #expect(String(decoding: watched, as: UTF8.self) == ControlReply.line(["action": Self.actions[0].json, "ok": true]).string)
     }
 
-    /// Changing any field of an action drops its bytes, so a changed copy is never written
-    /// with the bytes of the original.
-    @Test(arguments: 0..<6) func anyChangeDropsTheBytes(field: Int) {
-        var batch = Self.actions
-        EncodedBatch.encode(&batch)
-        var action = batch[0]
-        switch field {
-        case 0: action.type = "gps/lost"
-        case 1: action.payload["lat"] = 0
-        case 2: action.id = 7
-        case 3: action.time = Date(timeIntervalSince1970: 5)
-        case 4: action.source = "other"
-        default: action.cause = nil
+    /// The writer's objects are the bodies of the lines it wrote, in order, also for a batch
+    /// written in a group after another one.
+    @Test func theWritersObjectsAreItsLinesBodies() throws {
+        let directory = try JournalTestDirectory()
+        try FileManager.default.createDirectory(atPath: directory.journal, withIntermediateDirectories: true)
+        let layout = JournalLayout(directory: directory.journal)
+        let restored = try JournalRestore(layout: layout).restore(initialState: .null, adopt: { $0 }, reduce: { _, _ in })
+        let writer = try JournalWriter(layout: layout, restored: restored, settings: JournalSettings(fsync: .never, snapshotEvery: 10_000))
+        let first = Self.actions.enumerated().map { index, action in
+            var action = action
+            action.id = UInt64(index + 1)
+            action.cause = nil
+            return action
         }
-        #expect(action.encoded == nil)
-        #expect(Self.line(action) == action.json.serialized())
-        #expect(batch[0].encoded != nil)
+        let second = Self.actions.enumerated().map { index, action in
+            var action = action
+            action.id = UInt64(index + 4)
+            return action
+        }
+        let encoded = try #require(try writer.append(contentsOf: [first, second]))
+        #expect(encoded.spans.count == 6)
+        #expect(Self.objects(encoded) == first.map { $0.json.serialized() })
+        #expect(Self.objects(encoded, offset: 3) == second.map { $0.json.serialized() })
+        try writer.close()
+        #expect(try JournalDirectory(dataDirectory: directory.path).verify().actions == 6)
     }
 }
 

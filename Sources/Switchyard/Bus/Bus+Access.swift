@@ -65,7 +65,7 @@ extension Bus {
             },
             state: { [core] in core.log.secrets.redact(core.store.currentState) },
             actions: { [core] pattern, bufferSize, overflow in
-                core.subscribe(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow), owner: nil)
+                core.router.subscribeLines(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow))
             },
             states: { [core] in core.store.states },
             statistics: { [weak self, core] in core.log.secrets.redact(self?.statistics.json ?? .null) },

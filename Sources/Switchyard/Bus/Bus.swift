@@ -145,14 +145,11 @@ public final actor Bus {
         // A journal that cannot write stops the bus rather than run without durability; the
         // failed batch is neither acknowledged nor published.
         journal?.onFailure { stopRequested.send(true) }
-        var commit: (@Sendable (inout [BusAction]) -> BatchCommit)?
-        if let journal {
-            commit = { actions in
-                // Written once here, the objects serve the journal's lines and every watcher's.
-                EncodedBatch.encode(&actions)
-                return journal.commit(actions)
-            }
-        }
+        // The writer's thread writes each action's object once, for the journal's line, and
+        // hands the objects to the router for every watcher's line.
+        journal?.onWritten { router.stage($0) }
+        var commit: (@Sendable ([BusAction]) -> BatchCommit)?
+        if let journal { commit = { journal.commit($0) } }
         let store = Store<JSON, BusAction>(
             initialState: initialState,
             reducer: BusStateReducer.reducer(slices),

@@ -11,10 +11,10 @@ struct ControlBackend: Sendable {
     var dispatch: @Sendable ([BusAction], @escaping @Sendable (DispatchOutcome) -> Void) -> Bool
     /// The current state.
     var state: @Sendable () -> JSON
-    /// Subscribes to reduced actions matching a pattern, with a buffer of the given size that
-    /// drops (and counts) what does not fit by the given policy, so a watcher never holds up
-    /// the bus.
-    var actions: @Sendable (TypePattern, Int, OverflowPolicy) -> PluginActions
+    /// Subscribes to the lines of reduced actions matching a pattern, with a buffer of the
+    /// given size that drops (and counts) what does not fit by the given policy, so a watcher
+    /// never holds up the bus.
+    var actions: @Sendable (TypePattern, Int, OverflowPolicy) -> Broadcast<ActionLine>.Subscription
     /// Subscribes to the state: the current one first, then changes, coalesced.
     var states: @Sendable () -> Broadcast<JSON>.Subscription
     /// The bus's counters as the JSON object of a `stats` reply.

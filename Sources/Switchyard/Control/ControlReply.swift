@@ -51,10 +51,11 @@ enum ControlReply {
         return line(["ok": true, "watching": .object(watching)])
     }
 
-    /// `{"action":{...},"ok":true}`: one streamed action.
-    static func action(_ action: BusAction, into bytes: inout [UInt8]) {
+    /// `{"action":{...},"ok":true}`: one streamed action, its object copied from where the
+    /// bus wrote it once.
+    static func action(_ line: ActionLine, into bytes: inout [UInt8]) {
         LineBytes.append(#"{"action":"#, to: &bytes)
-        JournalLine.appendObject(action, to: &bytes)
+        line.appendObject(to: &bytes)
         LineBytes.append(",\"ok\":true}\n", to: &bytes)
     }
 

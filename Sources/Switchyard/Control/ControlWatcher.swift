@@ -11,7 +11,7 @@ import SwitchyardStreams
 /// `{"dropped":N,"ok":true}` line before the next line it gets. A stream that ends because the
 /// bus stops ends with `{"end":"stopping","ok":true}`, so a client can tell it from a drop.
 struct ControlWatcher: Sendable {
-    let actions: PluginActions?
+    let actions: Broadcast<ActionLine>.Subscription?
     let states: Broadcast<JSON>.Subscription?
     let statePath: String?
     let options: WatchOptions
@@ -47,14 +47,14 @@ struct ControlWatcher: Sendable {
     /// Streams the actions, writing every action the subscription already handed over as one
     /// batch: one outbox append and one wake-up of the loop for the lot, where a line each
     /// cost a lock, a wake-up and often a `send` per action.
-    private func streamActions(_ actions: PluginActions, lost: LossCounter) async {
+    private func streamActions(_ actions: Broadcast<ActionLine>.Subscription, lost: LossCounter) async {
         var batch: [UInt8] = []
         var lines = 0
         var reported = 0
         var iterator = actions.makeAsyncIterator()
         while let first = await iterator.next() {
-            var next: BusAction? = first
-            while let action = next {
+            var next: ActionLine? = first
+            while let line = next {
                 if actions.droppedCount > reported {
                     // What was gathered before the loss goes first, in order.
                     guard deliver(batch: &batch, lines: &lines, lost: lost) else { return }
@@ -65,7 +65,7 @@ struct ControlWatcher: Sendable {
                     lost.add(actions.droppedCount - reported)
                     reported = actions.droppedCount
                 }
-                ControlReply.action(action, into: &batch)
+                ControlReply.action(line, into: &batch)
                 lines += 1
                 next = nil
                 if iterator.takenCount > 0, batch.count < batchBytes { next = await iterator.next() }

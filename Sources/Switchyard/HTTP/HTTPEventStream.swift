@@ -9,7 +9,7 @@ import SwitchyardStreams
 /// bound: when its action buffer or its outbox overflows, the connection is dropped (and
 /// counted), and its `EventSource` reconnects with `Last-Event-ID` and resumes from the journal.
 struct HTTPEventStream: Sendable {
-    let actions: PluginActions
+    let actions: Broadcast<ActionLine>.Subscription
     let pattern: TypePattern
     let lastEventID: UInt64?
     let journalDirectory: String?
@@ -19,10 +19,19 @@ struct HTTPEventStream: Sendable {
 
     /// One event: `id: N\ndata: JSON\n\n`.
     static func event(_ action: BusAction, into bytes: inout [UInt8]) {
+        event(id: action.id, into: &bytes) { JournalLine.appendObject(action, to: &$0) }
+    }
+
+    /// One event of a live action, its object copied from where the bus wrote it once.
+    static func event(_ line: ActionLine, into bytes: inout [UInt8]) {
+        event(id: line.id, into: &bytes) { line.appendObject(to: &$0) }
+    }
+
+    private static func event(id: UInt64, into bytes: inout [UInt8], data: (inout [UInt8]) -> Void) {
         bytes.append(contentsOf: "id: ".utf8)
-        bytes.append(contentsOf: String(action.id).utf8)
+        bytes.append(contentsOf: String(id).utf8)
         bytes.append(contentsOf: "\ndata: ".utf8)
-        JournalLine.appendObject(action, to: &bytes)
+        data(&bytes)
         bytes.append(contentsOf: "\n\n".utf8)
     }
 

@@ -1,52 +1,79 @@
-/// The JSON objects of a reduced batch's actions, ``BusAction/json`` as the journal writes it,
-/// written once into one buffer by the store's reducing task before the batch goes to the
-/// journal.
+/// The JSON objects of reduced actions, each as ``BusAction/json`` serializes it, in one buffer.
 ///
-/// Each action of the batch then carries its own bytes (``EncodedAction``), so its journal line
-/// and every watcher's line copy them instead of writing the action again: writing an action
-/// cost about as much as the rest of what the journal and a watcher do with it. The bytes
-/// follow the action wherever it goes and are dropped as soon as any of its fields changes, so
-/// they always spell the action as it is.
+/// The journal's writer makes one for every group it writes, from the lines it writes anyway
+/// (an object is a line's body), on its own thread; on a bus without a journal the router
+/// makes one when a stream first needs a batch's objects. Watchers and event streams copy an
+/// action's object from here (``ActionLine``) instead of writing the action again, and the
+/// store's reducing task, the one serial stage of the action path, never writes it.
 final class EncodedBatch: Sendable {
-    let bytes: [UInt8]
-
-    private init(bytes: [UInt8]) {
-        self.bytes = bytes
+    /// Where one object lies in ``bytes``.
+    struct Span: Sendable {
+        let start: UInt32
+        let end: UInt32
     }
 
-    /// Writes every action's object into one buffer and gives each its bytes.
-    static func encode(_ actions: inout [BusAction]) {
-        guard !actions.isEmpty else { return }
+    let bytes: [UInt8]
+    /// Each action's object, in the order the actions were written.
+    let spans: [Span]
+
+    init(bytes: [UInt8], spans: [Span]) {
+        self.bytes = bytes
+        self.spans = spans
+    }
+
+    /// Writes the objects of `actions` into one buffer; `nil` past 4 GiB, a batch no bus
+    /// reduces (its actions are then written where they are needed).
+    static func encode(_ actions: [BusAction]) -> EncodedBatch? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(actions.count * 128)
-        var ends: [UInt32] = []
-        ends.reserveCapacity(actions.count)
+        var spans: [Span] = []
+        spans.reserveCapacity(actions.count)
         for index in actions.indices {
-            JournalLine.writeObject(actions[index], to: &bytes)
-            ends.append(UInt32(truncatingIfNeeded: bytes.count))
+            let start = bytes.count
+            JournalLine.appendObject(actions[index], to: &bytes)
+            guard bytes.count <= Int(UInt32.max) else { return nil }
+            spans.append(Span(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: bytes.count)))
         }
-        // A batch past 4 GiB is not one the bus can reduce; its actions are simply written
-        // again where they are needed.
-        guard bytes.count <= Int(UInt32.max) else { return }
-        let batch = EncodedBatch(bytes: bytes)
-        var start: UInt32 = 0
-        for index in actions.indices {
-            actions[index].encoded = EncodedAction(batch: batch, start: start, end: ends[index])
-            start = ends[index]
+        return EncodedBatch(bytes: bytes, spans: spans)
+    }
+
+    /// Appends the object at `index` of ``spans``.
+    func appendObject(at index: Int, to output: inout [UInt8]) {
+        let span = spans[index]
+        bytes.withUnsafeBufferPointer { bytes in
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.end)]))
         }
     }
 }
 
-/// One action's bytes in its ``EncodedBatch``: its JSON object, without a newline.
-struct EncodedAction: Sendable {
+/// The objects of one reduced batch in an ``EncodedBatch`` (a written group holds several
+/// batches): from `offset` on, one per action, the first of which has the id `firstID`.
+struct EncodedRun: Sendable {
     let batch: EncodedBatch
-    let start: UInt32
-    let end: UInt32
+    let offset: Int
+    let count: Int
+    let firstID: UInt64
 
-    /// Appends the object's bytes.
-    func append(to output: inout [UInt8]) {
-        batch.bytes.withUnsafeBufferPointer { bytes in
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]))
-        }
+    /// Whether the run holds the objects of `actions`, the batch it was written for.
+    func isObjects(of actions: [BusAction]) -> Bool {
+        actions.count == count && actions.first?.id == firstID
+    }
+
+    /// One line per action of the run's batch, `actions`.
+    func lines(of actions: [BusAction]) -> [ActionLine] {
+        actions.indices.map { ActionLine(id: actions[$0].id, batch: batch, index: offset + $0) }
+    }
+}
+
+/// A reduced action as the streams that send it as text need it: its id and its JSON object.
+struct ActionLine: Sendable {
+    /// The action's sequence number.
+    let id: UInt64
+    let batch: EncodedBatch
+    let index: Int
+
+    /// Appends the action's JSON object, as ``BusAction/json`` serializes it.
+    func appendObject(to output: inout [UInt8]) {
+        batch.appendObject(at: index, to: &output)
     }
 }

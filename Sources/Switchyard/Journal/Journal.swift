@@ -162,6 +162,12 @@ final class Journal: Sendable {
         committer.onFailure(handler)
     }
 
+    /// Hands `handler` the JSON objects of every batch written, before the batch is
+    /// acknowledged (see ``JournalCommitter/onWritten(_:)``).
+    func onWritten(_ handler: @escaping @Sendable ([EncodedRun]) -> Void) {
+        committer.onWritten(handler)
+    }
+
     /// The periodic flush, on the writer's thread.
     private func flushNow() {
         do {

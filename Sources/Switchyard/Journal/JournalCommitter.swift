@@ -32,6 +32,12 @@ final class JournalCommitter: Sendable {
     }
 
     private let failure = Mutex(Failure())
+    /// Told the JSON objects of every batch written, before the batch is resolved.
+    private struct Written: Sendable {
+        var handler: (@Sendable ([EncodedRun]) -> Void)?
+    }
+
+    private let written = Mutex(Written())
     /// Moved after every group written, before its batches are resolved: a reader told of an
     /// append finds it in the segment.
     let appends: JournalAppends
@@ -46,6 +52,14 @@ final class JournalCommitter: Sendable {
     /// Calls `handler` when the journal first fails, before any batch learns of the failure.
     func onFailure(_ handler: @escaping @Sendable () -> Void) {
         failure.withLock { $0.handler = handler }
+    }
+
+    /// Hands `handler` the JSON objects of the batches of every group written, one run per
+    /// batch in order, before any of them is resolved (so before the store publishes them): a
+    /// batch's objects are written once, here, on the writer's thread, and serve everything
+    /// that sends the batch as text.
+    func onWritten(_ handler: @escaping @Sendable ([EncodedRun]) -> Void) {
+        written.withLock { $0.handler = handler }
     }
 
     /// Reports a failed append or flush: the journal's first failure is logged and calls the
@@ -98,14 +112,29 @@ final class JournalCommitter: Sendable {
         while let group = takeGroup() {
             var reason: String?
             do {
-                try writer.append(group.count == 1 ? group[0].actions : group.flatMap(\.actions))
+                let objects = try writer.append(contentsOf: group.lazy.map(\.actions))
                 if let last = group.last(where: { !$0.actions.isEmpty })?.actions.last { appends.wrote(through: last.id) }
+                if let objects, let handler = written.withLock({ $0.handler }) { handler(Self.runs(of: group, in: objects)) }
             } catch {
                 reason = error.description
                 report(error)
             }
             for batch in group { batch.commit.resolve(failure: reason) }
         }
+    }
+
+    /// Each batch's part of the group's objects.
+    private static func runs(of group: [Batch], in objects: EncodedBatch) -> [EncodedRun] {
+        var runs: [EncodedRun] = []
+        runs.reserveCapacity(group.count)
+        var offset = 0
+        for batch in group {
+            if let first = batch.actions.first {
+                runs.append(EncodedRun(batch: objects, offset: offset, count: batch.actions.count, firstID: first.id))
+            }
+            offset += batch.actions.count
+        }
+        return runs
     }
 
     private func takeGroup() -> [Batch]? {

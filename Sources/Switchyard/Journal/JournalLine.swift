@@ -26,18 +26,8 @@ enum JournalLine {
         }
     }
 
-    /// Appends `action` as `action.json.serialized()` would, without a newline: the bytes the
-    /// bus wrote for it once (``EncodedBatch``) when it has them.
+    /// Appends `action` as `action.json.serialized()` would, without a newline.
     static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
-        if let encoded = action.encoded {
-            encoded.append(to: &output)
-        } else {
-            writeObject(action, to: &output)
-        }
-    }
-
-    /// Writes `action` as `action.json.serialized()` would, without a newline.
-    static func writeObject(_ action: BusAction, to output: inout [UInt8]) {
         LineBytes.append(#"{"cause":"#, to: &output)
         if let cause = action.cause {
             LineBytes.appendClampedDecimal(cause, to: &output)

@@ -94,15 +94,30 @@ final class JournalWriter: Sendable {
                             reserved: restored.nextSequence - 1, totalBytes: totalBytes, segments: segments.count))
     }
 
-    /// Appends a reduced batch, whose ids continue the journal's sequence.
+    /// Appends a reduced batch, whose ids continue the journal's sequence, and returns the
+    /// JSON objects of its lines (see ``append(contentsOf:)``).
     /// - Throws: ``JournalError`` when the write or flush fails, or an action is nested too
     ///   deep to be read back; the journal then takes no more actions.
-    func append(_ actions: [BusAction]) throws(JournalError) {
-        guard let first = actions.first, let last = actions.last else { return }
-        try state.withLock { (state: inout State) throws(JournalError) in
+    @discardableResult
+    func append(_ actions: [BusAction]) throws(JournalError) -> EncodedBatch? {
+        try append(contentsOf: CollectionOfOne(actions))
+    }
+
+    /// Appends reduced batches with one write, in order, their ids continuing the journal's
+    /// sequence, and returns the JSON objects of the lines written, one per action in order, in
+    /// the buffer they were written from (`nil` for nothing written, or past 4 GiB). The
+    /// objects are the lines' bodies, so they cost the writer nothing beyond noting where each
+    /// lies.
+    /// - Throws: ``JournalError`` when the write or flush fails, or an action is nested too
+    ///   deep to be read back; the journal then takes no more actions.
+    @discardableResult
+    func append(contentsOf batches: some BidirectionalCollection<[BusAction]>) throws(JournalError) -> EncodedBatch? {
+        guard let first = batches.first(where: { !$0.isEmpty })?.first,
+              let last = batches.last(where: { !$0.isEmpty })?.last else { return nil }
+        return try state.withLock { (state: inout State) throws(JournalError) -> EncodedBatch? in
             if let failure = state.failure { throw failure }
             do throws(JournalError) {
-                try append(actions, first: first.id, last: last.id, to: &state)
+                return try append(batches, first: first.id, last: last.id, to: &state)
             } catch {
                 state.failure = error
                 throw error
@@ -110,18 +125,30 @@ final class JournalWriter: Sendable {
         }
     }
 
-    private func append(_ actions: [BusAction], first: UInt64, last: UInt64, to state: inout State) throws(JournalError) {
+    private func append(
+        _ batches: some BidirectionalCollection<[BusAction]>, first: UInt64, last: UInt64, to state: inout State
+    ) throws(JournalError) -> EncodedBatch? {
         state.buffer.removeAll(keepingCapacity: true)
         var chain = state.chain
-        // By index: the actions are read in place, where a `for … in` copied each one (and
-        // retained its strings, payload and written bytes) only to read it.
-        for index in actions.indices {
-            if JournalLine.isTooDeep(actions[index]) {
-                let action = actions[index]
-                throw .corrupt(file: layout.segmentPath(firstSequence: state.segmentFirst), line: 0, offset: state.segmentBytes,
-                               reason: "not written: action \(action.id) (\(action.type)) has a payload nested deeper than the \(JSONLimits.journalDepth - 1) levels the journal reads back")
+        var spans: [EncodedBatch.Span] = []
+        var count = 0
+        for actions in batches {
+            count += actions.count
+            spans.reserveCapacity(count)
+            // By index: the actions are read in place, where a `for … in` copied each one (and
+            // retained its strings and payload) only to read it.
+            for index in actions.indices {
+                if JournalLine.isTooDeep(actions[index]) {
+                    let action = actions[index]
+                    throw .corrupt(file: layout.segmentPath(firstSequence: state.segmentFirst), line: 0, offset: state.segmentBytes,
+                                   reason: "not written: action \(action.id) (\(action.type)) has a payload nested deeper than the \(JSONLimits.journalDepth - 1) levels the journal reads back")
+                }
+                // The object lies between the line's checksum prefix and its newline.
+                let start = state.buffer.count + JournalRecord.prefixLength
+                JournalLine.append(actions[index], chain: &chain, to: &state.buffer)
+                spans.append(EncodedBatch.Span(start: UInt32(truncatingIfNeeded: start),
+                                               end: UInt32(truncatingIfNeeded: state.buffer.count - 1)))
             }
-            JournalLine.append(actions[index], chain: &chain, to: &state.buffer)
         }
         if let file = state.file, state.rotateBeforeNextAppend || first != state.lastSequence + 1
             || (state.segmentBytes > 0 && state.segmentBytes + state.buffer.count > Self.maximumSegmentBytes) {
@@ -154,14 +181,17 @@ final class JournalWriter: Sendable {
             try writeMark(position(of: state), sync: false)
             state.markDirty = true
         }
-        state.sinceSnapshot += actions.count
+        state.sinceSnapshot += count
         if state.sinceSnapshot >= state.snapshotEvery {
             state.sinceSnapshot = 0
             state.snapshotDue = (last, chain)
             state.rotateBeforeNextAppend = true
         }
+        // The objects share the buffer, so the next append writes into a new one.
+        let objects = state.buffer.count <= Int(UInt32.max) ? EncodedBatch(bytes: state.buffer, spans: spans) : nil
         // A burst can grow the buffer far beyond a usual batch; do not keep that memory.
         if state.buffer.capacity > 1 << 20 { state.buffer = [] }
+        return objects
     }
 
     /// Creates the segment for `first` with its header, flushed with its directory entry

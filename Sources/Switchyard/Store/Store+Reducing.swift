@@ -59,7 +59,7 @@ extension Store {
         // local lookup each), about a fifth of the CPU `store.dispatch` spent.
         reduce(entries, state: &state, into: &actions)
         counters.countReduced(actions.count)
-        let commit = actions.isEmpty ? nil : self.commit?(&actions)
+        let commit = actions.isEmpty ? nil : self.commit?(actions)
         return ReducedBatch(entries: entries, actions: actions, state: state, commit: commit)
     }
 

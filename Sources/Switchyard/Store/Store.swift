@@ -26,7 +26,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
     @usableFromInline let stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?
-    @usableFromInline let commit: (@Sendable (inout [Action]) -> BatchCommit)?
+    @usableFromInline let commit: (@Sendable ([Action]) -> BatchCommit)?
     @usableFromInline let beforeDelivery: (@Sendable ([Action], State) async -> Void)?
     @usableFromInline let counters = StoreCounters()
 
@@ -68,8 +68,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// `commit` gets each
     /// reduced batch before anyone is told about it and makes it durable (the journal's writer)
     /// while the store reduces the next one — the batch is published only once its commit
-    /// succeeded (it may change the batch's actions in place, as the bus gives each its journal
-    /// bytes); `beforeDelivery` sees it with its state after the state is published, before
+    /// succeeded; `beforeDelivery` sees it with its state after the state is published, before
     /// `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
     @usableFromInline
     init(
@@ -79,7 +78,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions,
         firstSequence: UInt64,
         stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?,
-        commit: (@Sendable (inout [Action]) -> BatchCommit)?,
+        commit: (@Sendable ([Action]) -> BatchCommit)?,
         beforeDelivery: (@Sendable ([Action], State) async -> Void)?
     ) {
         self.state = initialState

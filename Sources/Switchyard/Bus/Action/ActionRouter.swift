@@ -3,49 +3,127 @@ import SwitchyardStreams
 
 /// Hands reduced actions to plugin subscriptions, filtering by pattern before buffering so a
 /// flood of one type never pushes another type out of a plugin's buffer.
+///
+/// Streams that send actions as text (control watchers, event streams) subscribe to
+/// ``ActionLine``s instead: each action's JSON object written once for all of them — by the
+/// journal's writer, which hands the objects over (``stage(_:)``) before the batch is
+/// published, or, without a journal, here, once a batch, when a stream first needs them.
 final class ActionRouter: Sendable {
+    private enum Subscriber: Sendable {
+        case actions(Broadcast<BusAction>)
+        case lines(Broadcast<ActionLine>)
+
+        var count: Int {
+            switch self {
+            case .actions(let broadcast): broadcast.subscriberCount
+            case .lines(let broadcast): broadcast.subscriberCount
+            }
+        }
+
+        func finish() {
+            switch self {
+            case .actions(let broadcast): broadcast.finish()
+            case .lines(let broadcast): broadcast.finish()
+            }
+        }
+    }
+
     private struct Route: Sendable {
         let owner: String?
         let pattern: TypePattern
-        let broadcast: Broadcast<BusAction>
+        let subscriber: Subscriber
     }
 
     private let routes = Mutex<[Route]>([])
     /// Actions handed to each owner's subscriptions, for `received` in the statistics.
     private let handed = Mutex<[String: UInt64]>([:])
+    /// The objects the journal wrote for batches not yet routed, in order.
+    private let staged = Mutex<[EncodedRun]>([])
 
     /// A subscription live from this call on; `owner` names the plugin it belongs to.
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {
         let broadcast = Broadcast<BusAction>()
         let stream = broadcast.subscribe(bufferSize: subscription.bufferSize, overflow: subscription.overflow)
-        routes.withLock { $0.append(Route(owner: owner, pattern: subscription.pattern, broadcast: broadcast)) }
+        routes.withLock { $0.append(Route(owner: owner, pattern: subscription.pattern, subscriber: .actions(broadcast))) }
         return PluginActions(subscription: stream)
+    }
+
+    /// A subscription to the lines of the actions `subscription` matches, live from this call
+    /// on, for a stream that sends them as text.
+    func subscribeLines(_ subscription: ActionSubscription) -> Broadcast<ActionLine>.Subscription {
+        let broadcast = Broadcast<ActionLine>()
+        let stream = broadcast.subscribe(bufferSize: subscription.bufferSize, overflow: subscription.overflow)
+        routes.withLock { $0.append(Route(owner: nil, pattern: subscription.pattern, subscriber: .lines(broadcast))) }
+        return stream
+    }
+
+    /// Keeps the objects the journal wrote for batches about to be published, until they are
+    /// routed.
+    func stage(_ runs: [EncodedRun]) {
+        staged.withLock { $0 += runs }
     }
 
     /// Delivers a reduced batch to every matching subscription; waits only for subscriptions
     /// that chose ``OverflowPolicy/suspendProducer``. Subscriptions whose consumer is gone are
     /// pruned here.
     func route(_ actions: [BusAction]) async {
+        let objects = takeStaged(for: actions)
         let current = routes.withLock { routes in
-            routes.removeAll { $0.broadcast.subscriberCount == 0 }
+            routes.removeAll { $0.subscriber.count == 0 }
             return routes
         }
+        var lines: [ActionLine]?
         for route in current {
-            let matching = Self.matching(actions, route.pattern)
-            guard !matching.isEmpty else { continue }
-            if let owner = route.owner { handed.withLock { $0[owner, default: 0] &+= UInt64(matching.count) } }
-            await route.broadcast.deliver(contentsOf: matching)
+            switch route.subscriber {
+            case .actions(let broadcast):
+                let matching = Self.matching(actions, route.pattern, actions)
+                guard !matching.isEmpty else { continue }
+                if let owner = route.owner { handed.withLock { $0[owner, default: 0] &+= UInt64(matching.count) } }
+                await broadcast.deliver(contentsOf: matching)
+            case .lines(let broadcast):
+                if lines == nil { lines = Self.lines(of: actions, objects: objects) }
+                guard let all = lines else { continue }
+                let matching = Self.matching(actions, route.pattern, all)
+                guard !matching.isEmpty else { continue }
+                await broadcast.deliver(contentsOf: matching)
+            }
         }
     }
 
-    /// The actions of `batch` that `pattern` matches. When it matches all of them (a watcher of
-    /// everything, or of the one domain a busy batch is made of) the batch itself is handed on,
-    /// sharing its buffer, instead of a copy of every action for each subscription.
-    private static func matching(_ batch: [BusAction], _ pattern: TypePattern) -> [BusAction] {
-        guard let firstMiss = batch.firstIndex(where: { !pattern.matches($0.type) }) else { return batch }
-        var matching = Array(batch[..<firstMiss])
+    /// The objects staged for `actions`, dropping any staged before them (a batch never
+    /// published).
+    private func takeStaged(for actions: [BusAction]) -> EncodedRun? {
+        guard let first = actions.first?.id else { return nil }
+        return staged.withLock { staged in
+            guard !staged.isEmpty else { return nil }
+            var taken = 0
+            while taken < staged.count, staged[taken].firstID < first { taken += 1 }
+            var found: EncodedRun?
+            if taken < staged.count, staged[taken].isObjects(of: actions) {
+                found = staged[taken]
+                taken += 1
+            }
+            staged.removeFirst(taken)
+            return found
+        }
+    }
+
+    /// A line for every action: from the journal's objects, or written now.
+    private static func lines(of actions: [BusAction], objects: EncodedRun?) -> [ActionLine]? {
+        if let objects { return objects.lines(of: actions) }
+        guard let encoded = EncodedBatch.encode(actions) else { return nil }
+        return EncodedRun(batch: encoded, offset: 0, count: actions.count, firstID: actions.first?.id ?? 0).lines(of: actions)
+    }
+
+    /// The elements of `elements`, one per action of `batch`, whose actions `pattern` matches.
+    /// When it matches all of them (a watcher of everything, or of the one domain a busy batch
+    /// is made of) `elements` itself is handed on, sharing its buffer, instead of a copy for
+    /// each subscription.
+    private static func matching<Element>(_ batch: [BusAction], _ pattern: TypePattern, _ elements: [Element]) -> [Element] {
+        guard let firstMiss = batch.firstIndex(where: { !pattern.matches($0.type) }) else { return elements }
+        var matching = Array(elements[..<firstMiss])
         for index in (firstMiss + 1)..<batch.endIndex where pattern.matches(batch[index].type) {
-            matching.append(batch[index])
+            matching.append(elements[index])
         }
         return matching
     }
@@ -63,6 +141,6 @@ final class ActionRouter: Sendable {
             routes.removeAll { owner == nil || $0.owner == owner }
             return ended
         }
-        for route in ended { route.broadcast.finish() }
+        for route in ended { route.subscriber.finish() }
     }
 }

@@ -6,24 +6,21 @@ import Foundation
 /// in the order actions are reduced (the journal's sequence numbers); until then both are zero.
 public struct BusAction: Sendable, Hashable {
     /// The action type, lower-case `domain/event`, such as `location/changed`.
-    public var type: String { didSet { encoded = nil } }
+    public var type: String
     /// The action's data; `null` when it carries none.
-    public var payload: JSON { didSet { encoded = nil } }
+    public var payload: JSON
     /// The sequence number the bus gave the action; 0 before the bus accepted it.
-    public var id: UInt64 { didSet { encoded = nil } }
+    public var id: UInt64
     /// When the bus accepted the action.
-    public var time: Date { didSet { encoded = nil } }
+    public var time: Date
     /// The plugin that emitted the action, `control` for the control socket, `bus` for
     /// lifecycle actions.
-    public var source: String { didSet { encoded = nil } }
+    public var source: String
     /// The id of the action that led to this one; `nil` for an origin.
-    public var cause: UInt64? { didSet { encoded = nil } }
+    public var cause: UInt64?
     /// Set only while a recorded action is on its way into a bus (``Bus/dispatchRecorded(_:)``):
     /// the bus then keeps `time` instead of stamping it, and clears the flag.
     var keepsTime = false
-    /// The action's JSON object as the bus wrote it for the journal, reused for watchers' lines;
-    /// set only by the bus (``EncodedBatch``), and dropped when any field above changes.
-    var encoded: EncodedAction?
 
     /// Creates an action to emit; the bus stamps `id` and `time` when it accepts it.
     public init(type: String, payload: JSON = .null, source: String, cause: UInt64? = nil) {
@@ -47,23 +44,6 @@ public struct BusAction: Sendable, Hashable {
 }
 
 extension BusAction {
-    /// Whether two actions have the same fields (the bytes a bus wrote for one do not count).
-    public static func == (lhs: BusAction, rhs: BusAction) -> Bool {
-        lhs.id == rhs.id && lhs.type == rhs.type && lhs.source == rhs.source && lhs.cause == rhs.cause
-            && lhs.time == rhs.time && lhs.keepsTime == rhs.keepsTime && lhs.payload == rhs.payload
-    }
-
-    /// Hashes the fields ``==`` compares.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
-        hasher.combine(payload)
-        hasher.combine(id)
-        hasher.combine(time)
-        hasher.combine(source)
-        hasher.combine(cause)
-        hasher.combine(keepsTime)
-    }
-
     /// The action as the JSON object every tool sees: `type`, `payload`, `id`, `time`
     /// (ISO 8601, UTC, milliseconds), `source`, `cause` (`null` for an origin).
     public var json: JSON {

@@ -14,8 +14,8 @@ public enum Timestamp {
     }
 
     /// Appends `date` formatted as ``iso8601(_:)`` does, without building a string: the
-    /// journal and the control socket write one per action.
-    static func appendISO8601(_ date: Date, to output: inout [UInt8]) {
+    /// journal, the control socket and the logger write one per action.
+    package static func appendISO8601(_ date: Date, to output: inout [UInt8]) {
         let fields = Fields(date)
         guard (0...9999).contains(fields.year) else {
             output.append(contentsOf: spelled(fields).utf8)

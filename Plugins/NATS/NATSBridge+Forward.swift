@@ -84,7 +84,7 @@ extension NATSBridge {
     }
 
     private func publishes(type: String, source: String, _ pattern: TypePattern) -> Bool {
-        pattern.matches(type) && source != context.name && !source.hasPrefix("nats:")
+        !Self.neverPublished(source: source, plugin: context.name) && pattern.matches(type)
     }
 
     /// The live task: publishes the plugin's actions as they come while it can, else leaves

@@ -61,6 +61,11 @@ final class NATSBridge: Sendable {
     /// Runs until the bus stops the plugin.
     func run() async {
         reporter.status("connecting", payload: ["url": .string(settings.endpoints.first?.description ?? "")])
+        // What the bridge never publishes (its own actions, and those relayed from NATS by it or
+        // another bridge) is not handed to it at all: on a receiving bus that is every action
+        // it relays, each buffered, woken for and dropped here.
+        let name = context.name
+        context.ignoreActions(fromSources: { Self.neverPublished(source: $0, plugin: name) })
         let journal = forwardsFromJournal ? context.journal : nil
         if let journal { startForwarding(journal) }
         await withTaskGroup(of: Void.self) { group in
@@ -174,7 +179,7 @@ final class NATSBridge: Sendable {
         var actions = context.actions.makeAsyncIterator()
         var run = OutgoingRun(holdsOperations: settings.mode == .core)
         while let action = await actions.next() {
-            if pattern.matches(action.type), action.source != context.name, !action.source.hasPrefix("nats:") {
+            if !Self.neverPublished(source: action.source, plugin: context.name), pattern.matches(action.type) {
                 encoder.append(action, to: &run)
             }
             // The actions the iterator already holds are encoded first, then submitted under
@@ -183,6 +188,12 @@ final class NATSBridge: Sendable {
             if !run.isEmpty, actions.takenCount == 0 || run.count >= Self.forwardRun { submit(&run) }
         }
         if !run.isEmpty { submit(&run) }
+    }
+
+    /// Whether an action from `source` is never published by the bridge named `plugin`: its
+    /// own, or relayed from NATS (`nats:<origin>`), so that no action loops between buses.
+    static func neverPublished(source: String, plugin: String) -> Bool {
+        source == plugin || source.hasPrefix("nats:")
     }
 
     /// The most local actions submitted as one run.

@@ -23,6 +23,7 @@ package final class LoopThread: LoopScheduler {
     private var dirty: [UInt64] = []
     private var signals: [UInt64: () -> Void] = [:]
     private var timers = TimerQueue<() -> Void>()
+    private var beforeWait: [() -> Void] = []
     private static let wakeToken: UInt64 = 0
     /// One read buffer for every channel on the loop: reads are handed out before the next.
     var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -74,6 +75,13 @@ package final class LoopThread: LoopScheduler {
         timers.cancel(timer)
     }
 
+    /// Runs `body` once, on this thread, after the events, jobs and timers at hand and before
+    /// the loop waits for more: a host that gathers work from many handlers in one turn (the
+    /// control server, every connection's dispatches) hands it on once.
+    package func beforeWaiting(_ body: @escaping () -> Void) {
+        beforeWait.append(body)
+    }
+
     /// A signal that runs `body` on this loop when fired from anywhere (see ``LoopSignal``).
     package func makeSignal(_ body: @escaping () -> Void) -> LoopSignal {
         let signal = loop.makeSignal()
@@ -97,6 +105,7 @@ package final class LoopThread: LoopScheduler {
         while true {
             guard runJobs() else { return }
             runTimers()
+            runBeforeWaiting()
             applyInterest()
             let timeout = timers.nextDeadline().map { ($0 - now).timeoutMilliseconds } ?? -1
             let count = events.withUnsafeMutableBufferPointer { csio_epoll_wait(loop.epoll, $0.baseAddress, 256, timeout) }
@@ -136,6 +145,15 @@ package final class LoopThread: LoopScheduler {
         // once cannot starve the descriptors.
         let current = now
         while let (_, body) = timers.popDue(at: current) { body() }
+    }
+
+    private func runBeforeWaiting() {
+        // A body may ask for another turn's end; it runs before the wait too.
+        while !beforeWait.isEmpty {
+            let bodies = beforeWait
+            beforeWait = []
+            for body in bodies { body() }
+        }
     }
 
     private func applyInterest() {

@@ -24,9 +24,13 @@ final class ControlHost: ConnectionHost {
     private var idleTimer: (id: TimerID, due: ContinuousClock.Instant)?
     private var loggedRefusedUsers = Set<UInt32>()
     private let ownUser = geteuid()
-    /// The dispatches read in this turn and not yet handed to the bus; kept between turns for
-    /// its buffer.
+    /// The dispatches of every connection read in this loop turn and not yet handed to the bus,
+    /// in order, each connection's a run; kept between turns for their buffers.
     private var pendingDispatches: [BusAction] = []
+    private var pendingRuns: [DispatchRun] = []
+    private var pendingConnections: [ControlConnection] = []
+    /// The hand-over is due before the loop waits again.
+    private var handOverDue = false
 
     private init(server: ControlServer, thread: LoopThread) {
         self.server = server
@@ -109,21 +113,21 @@ final class ControlHost: ConnectionHost {
                 connection.closeDeadline = ContinuousClock.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
             }
         }
-        // The dispatches of a turn go to the bus together, in order (one inbox lock and one
-        // wake-up of the reducer), and are counted once rather than under the counters' lock
-        // each; any other step sends and counts the ones before it first, so a `stats` reply
-        // counts them and a `state` reply sees them.
+        // The dispatches of a loop turn, of every connection, go to the bus together before the
+        // loop waits again, in order (one inbox lock and one wake-up of the reducer a turn,
+        // where one a connection woke it as often as connections had input), and are counted
+        // once rather than under the counters' lock each; any other step sends and counts the
+        // ones before it first, so a `stats` reply counts them and a `state` reply sees them.
         let stopDeadline = connections.stopDeadline
         while stopDeadline == nil, connection.outbox.pendingCount < ControlLimits.replyHighWater,
               let step = connection.session.nextStep() {
             if case .dispatch(let action) = step {
-                pendingDispatches.append(action)
+                gather(action, of: connection)
                 continue
             }
-            dispatchPending(on: connection)
+            handOver()
             perform(step, on: connection)
         }
-        dispatchPending(on: connection)
         connection.flush()
         let now = ContinuousClock.now
         if !connection.isIdle || connection.closeDeadline != nil { connection.lastActivity = now }
@@ -146,6 +150,11 @@ final class ControlHost: ConnectionHost {
     }
 
     private func perform(_ step: ControlSession.Step, on connection: ControlConnection) {
+        // A dispatch goes with the turn's hand-over, which counts it.
+        if case .dispatch(let action) = step {
+            gather(action, of: connection)
+            return
+        }
         server.count { $0.requests += 1 }
         let outbox = connection.outbox
         let backend = server.backend
@@ -163,8 +172,8 @@ final class ControlHost: ConnectionHost {
             }
         case .stats:
             outbox.appendReply(ControlReply.statistics(backend.statistics()))
-        case .dispatch(let action):
-            if !backend.dispatch([action], connection.dispatchCompletion) { connection.session.serializeDispatches() }
+        case .dispatch:
+            break
         case .step:
             guard let steps = backend.steps else {
                 server.count { $0.errors += 1 }
@@ -198,14 +207,43 @@ final class ControlHost: ConnectionHost {
         }
     }
 
-    /// Hands the dispatches gathered this turn to the bus with the connection's completion,
-    /// which writes each reply into its outbox and wakes the loop, and counts them.
-    private func dispatchPending(on connection: ControlConnection) {
+    /// Adds a dispatch of `connection` to this turn's hand-over.
+    private func gather(_ action: BusAction, of connection: ControlConnection) {
+        pendingDispatches.append(action)
+        if let last = pendingConnections.last, last === connection {
+            pendingRuns[pendingRuns.count - 1].end = pendingDispatches.count
+        } else {
+            pendingConnections.append(connection)
+            pendingRuns.append(DispatchRun(end: pendingDispatches.count, report: connection.dispatchCompletion))
+        }
+        if !handOverDue {
+            handOverDue = true
+            // Holds the host until then, so a dispatch read is handed over even when the
+            // host finishes in this turn.
+            thread.beforeWaiting { [self] in
+                handOverDue = false
+                handOver()
+            }
+        }
+    }
+
+    /// Hands the dispatches gathered so far to the bus, each with its connection's completion,
+    /// which writes each reply into its outbox and wakes the loop, and counts them. A
+    /// connection some of whose dispatches wait for room holds its later ones back until they
+    /// are answered.
+    private func handOver() {
         guard !pendingDispatches.isEmpty else { return }
-        let count = UInt64(pendingDispatches.count)
-        server.count { $0.requests += count }
-        if !server.backend.dispatch(pendingDispatches, connection.dispatchCompletion) { connection.session.serializeDispatches() }
+        let count = pendingDispatches.count
+        server.count { $0.requests += UInt64(count) }
+        let taken = server.backend.dispatchTurn(pendingDispatches, pendingRuns)
+        if taken < count {
+            for (run, connection) in zip(pendingRuns, pendingConnections) where run.end > taken {
+                connection.session.serializeDispatches()
+            }
+        }
         pendingDispatches.removeAll(keepingCapacity: true)
+        pendingRuns.removeAll(keepingCapacity: true)
+        pendingConnections.removeAll(keepingCapacity: true)
     }
 
     /// The completion every dispatch of a connection shares: made once per connection, as

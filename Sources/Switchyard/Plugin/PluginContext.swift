@@ -47,6 +47,15 @@ public struct PluginContext: Sendable {
         core.subscribe(subscription, owner: name)
     }
 
+    /// Stops handing this plugin's subscriptions the actions whose `source` `ignored` accepts,
+    /// for a plugin that drops such actions unread (a bridge, and the actions relayed from
+    /// where it publishes): the bus skips them instead of buffering each one for the plugin
+    /// to drop. They still count in the plugin's `received` statistic, as before. Applies to
+    /// the subscriptions the plugin has when it calls this.
+    package func ignoreActions(fromSources ignored: @escaping @Sendable (String) -> Bool) {
+        core.router.ignore(sources: ignored, owner: name)
+    }
+
     /// Enqueues an action without waiting; `false` when the bus inbox is full or `type` is not
     /// a valid `domain/event` type (the log says which).
     @discardableResult

@@ -159,6 +159,27 @@ public final actor Store<State: Sendable, Action: Sendable> {
         return taken
     }
 
+    /// Enqueues the actions of many senders that do not wait in order, under one lock of the
+    /// inbox and with one wake-up of the reducer (the control socket's loop turn, every
+    /// connection's dispatches): `actions` in runs, each ending at its ``DispatchRun/end`` and
+    /// reported to its own ``DispatchRun/report`` as ``send(contentsOf:rest:)`` with
+    /// ``BatchRest/wait(report:)`` reports one run. Returns how many went into the inbox at
+    /// once; the others wait for room, in order; a closed store reports every action as
+    /// ``DispatchOutcome/stopping``.
+    @discardableResult
+    nonisolated func send(_ actions: [Action], runs: [DispatchRun]) -> Int {
+        guard let (taken, wake) = inbox.append(contentsOf: actions, runs: runs.map { ($0.end, .outcome($0.report)) }) else {
+            var start = 0
+            for run in runs {
+                for _ in start..<run.end { run.report(.stopping) }
+                start = run.end
+            }
+            return 0
+        }
+        wake?.resume(returning: true)
+        return taken
+    }
+
     /// Enqueues `action`, waiting for room in the inbox, without waiting for it to be reduced.
     /// Returns `false` when the store is closed or the task was cancelled while waiting.
     @discardableResult
@@ -310,6 +331,15 @@ enum BatchRest: Sendable {
     /// task (the control socket, whose thread never waits); `report` is called once for every
     /// action of the batch, as ``Store/submit(_:completion:)`` calls its completion.
     case wait(report: @Sendable (DispatchOutcome) -> Void)
+}
+
+/// One sender's run of actions in a ``Store/send(_:runs:)``: the actions before `end` (and
+/// after the run before) are its, and each is reported to `report`.
+struct DispatchRun: Sendable {
+    /// Where the run ends in the actions, exclusive.
+    var end: Int
+    /// Told what became of each action of the run, once each.
+    let report: @Sendable (DispatchOutcome) -> Void
 }
 
 /// The store's counters, readable from any task.

@@ -132,6 +132,40 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
     }
 
+    /// Appends runs of actions in order under one lock, each run with its own completion (the
+    /// control socket's dispatches of every connection in one loop turn): `actions` split at
+    /// each run's `end`. As many as there is room for go into the queue, from the first; the
+    /// rest wait in order behind them (as parked senders that need no resuming), and all of
+    /// them wait while others do or admission is paused, as ``append(contentsOf:completion:parkingRest:)``
+    /// does. Returns how many went into the queue and the parked drainer to resume after
+    /// unlocking; `nil` when the inbox is closed and took none.
+    func append(
+        contentsOf actions: [Action], runs: [(end: Int, completion: StoreCompletion)]
+    ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            var taken = 0
+            if !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty {
+                taken = min(actions.count, max(0, capacity - state.queue.count))
+                state.queue.reserveCapacity(state.queue.count + taken)
+            }
+            var start = 0
+            for run in runs {
+                for index in start..<run.end {
+                    let entry = Entry(action: actions[index], completion: run.completion)
+                    if index < taken {
+                        admit(entry, into: &state)
+                    } else {
+                        // Waiter id 0 is never cancelled: these senders do not wait in a task.
+                        state.waiters.append(Waiter(id: 0, entry: entry, admitted: nil))
+                    }
+                }
+                start = run.end
+            }
+            return (taken, taken > 0 ? takeParkedDrainer(&state) : nil)
+        }
+    }
+
     @usableFromInline
     func makeWaiterID() -> UInt64 {
         state.withLock { state in

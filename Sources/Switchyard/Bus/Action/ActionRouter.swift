@@ -32,6 +32,8 @@ final class ActionRouter: Sendable {
         let owner: String?
         let pattern: TypePattern
         let subscriber: Subscriber
+        /// Sources whose actions the owner drops unread; `nil` when it reads every source.
+        var ignoredSource: (@Sendable (String) -> Bool)?
     }
 
     private let routes = Mutex<[Route]>([])
@@ -76,9 +78,13 @@ final class ActionRouter: Sendable {
         for route in current {
             switch route.subscriber {
             case .actions(let broadcast):
-                let matching = Self.matching(actions, route.pattern, actions)
+                var matching = Self.matching(actions, route.pattern, actions)
                 guard !matching.isEmpty else { continue }
                 if let owner = route.owner { handed.withLock { $0[owner, default: 0] &+= UInt64(matching.count) } }
+                if let ignored = route.ignoredSource, matching.contains(where: { ignored($0.source) }) {
+                    matching.removeAll { ignored($0.source) }
+                    guard !matching.isEmpty else { continue }
+                }
                 await broadcast.deliver(contentsOf: matching)
             case .lines(let broadcast):
                 if lines == nil { lines = Self.lines(of: actions, objects: objects) }
@@ -87,6 +93,14 @@ final class ActionRouter: Sendable {
                 guard !matching.isEmpty else { continue }
                 await broadcast.deliver(contentsOf: matching)
             }
+        }
+    }
+
+    /// Stops handing `owner`'s subscriptions the actions whose source `ignored` accepts, for a
+    /// plugin that drops them unread; they still count as handed to it (``received(by:)``).
+    func ignore(sources ignored: @escaping @Sendable (String) -> Bool, owner: String) {
+        routes.withLock { routes in
+            for index in routes.indices where routes[index].owner == owner { routes[index].ignoredSource = ignored }
         }
     }
 

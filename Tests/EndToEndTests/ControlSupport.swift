@@ -107,14 +107,7 @@ final class LineClient: Sendable {
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = withSocketAddress(unixSocketAddress(path)) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
             throw ControlE2EFailure(description: "cannot connect to \(path): \(String(cString: strerror(errno)))")

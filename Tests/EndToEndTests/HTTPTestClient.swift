@@ -23,13 +23,7 @@ final class HTTPTestClient: Sendable {
     /// Connects to 127.0.0.1:`port`.
     init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let connected = withSocketAddress(loopbackAddress(port: port)) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
             throw ControlE2EFailure(description: "cannot connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))")

@@ -136,14 +136,7 @@ final class DatagramReceiver: Sendable {
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = withSocketAddress(unixSocketAddress(path)) { bind(descriptor, $0, $1) }
         guard bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 

@@ -24,12 +24,17 @@ struct ReplayPlayerTests {
         RecordedSample(sample: .init(mode: 3, coordinate: .init(latitude: 3, longitude: 0)), time: .absolute(30)),
     ])!
 
-    /// At speed 10, points recorded 10 s and 20 s apart come 1 s and 2 s apart — not earlier.
-    @Test func speedFactor() async throws {
+    /// Starts playing ``track`` on a manual clock, recording what it delivers.
+    private func play(speed: Double, loop: Bool) -> (ManualClock, Deliveries, Task<Void, any Error>) {
         let clock = ManualClock()
         let deliveries = Deliveries()
-        let player = ReplayPlayer(track: Self.track, speed: 10, loop: false)
-        let task = Task { try await player.play(on: clock) { deliveries.append($0) } }
+        let player = ReplayPlayer(track: Self.track, speed: speed, loop: loop)
+        return (clock, deliveries, Task { try await player.play(on: clock) { deliveries.append($0) } })
+    }
+
+    /// At speed 10, points recorded 10 s and 20 s apart come 1 s and 2 s apart — not earlier.
+    @Test func speedFactor() async throws {
+        let (clock, deliveries, task) = play(speed: 10, loop: false)
         #expect(await deliveries.wait(for: 1))
         #expect(await clock.waitForSleepers(atLeast: 1))
         clock.advance(by: .milliseconds(999))
@@ -45,10 +50,7 @@ struct ReplayPlayerTests {
 
     /// A loop starts over one recorded second (scaled) after the last point.
     @Test func loopStartsOver() async throws {
-        let clock = ManualClock()
-        let deliveries = Deliveries()
-        let player = ReplayPlayer(track: Self.track, speed: 10, loop: true)
-        let task = Task { try await player.play(on: clock) { deliveries.append($0) } }
+        let (clock, deliveries, task) = play(speed: 10, loop: true)
         #expect(await deliveries.wait(for: 1))
         // Points at 0, 1 and 3 s; the next lap starts at 3.1 s.
         for _ in 0..<7 {
@@ -66,10 +68,7 @@ struct ReplayPlayerTests {
 
     /// Cancelling a replay waiting for its next point ends it with `CancellationError`.
     @Test func cancellation() async {
-        let clock = ManualClock()
-        let deliveries = Deliveries()
-        let player = ReplayPlayer(track: Self.track, speed: 1, loop: false)
-        let task = Task { try await player.play(on: clock) { deliveries.append($0) } }
+        let (clock, deliveries, task) = play(speed: 1, loop: false)
         #expect(await clock.waitForSleepers(atLeast: 1))
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }

@@ -3,12 +3,20 @@ import Testing
 
 /// The embedded loop and channel: a protocol adapter tested in-process, deterministically.
 struct EmbeddedLoopTests {
-    /// Lines split across feeds are answered in order; a line over the limit is reported.
-    @Test func answersLines() {
+    /// A line echo, made by `make`, handling an embedded channel on a fresh loop.
+    private func makeEcho(
+        _ make: (EmbeddedChannel) -> LineEcho = { LineEcho(channel: $0) }
+    ) -> (EmbeddedLoop, EmbeddedChannel, LineEcho) {
         let loop = EmbeddedLoop()
         let channel = EmbeddedChannel(loop: loop)
-        let echo = LineEcho(channel: channel)
+        let echo = make(channel)
         channel.handler = echo
+        return (loop, channel, echo)
+    }
+
+    /// Lines split across feeds are answered in order; a line over the limit is reported.
+    @Test func answersLines() {
+        let (_, channel, _) = makeEcho()
         channel.feed(Array("hel".utf8))
         #expect(channel.takeWritten().isEmpty)
         channel.feed(Array("lo\r\nworld\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 100) + [10])
@@ -17,11 +25,10 @@ struct EmbeddedLoopTests {
 
     /// A full channel stops the reads; room lets the rest through without losing a line.
     @Test func backpressure() {
-        let loop = EmbeddedLoop()
-        let channel = EmbeddedChannel(loop: loop)
-        channel.writeCapacity = 4
-        let echo = LineEcho(channel: channel, highWater: 8)
-        channel.handler = echo
+        let (_, channel, _) = makeEcho { channel in
+            channel.writeCapacity = 4
+            return LineEcho(channel: channel, highWater: 8)
+        }
         channel.feed((0..<10).flatMap { Array("l\($0)\n".utf8) })
         #expect(channel.isReading == false)
         #expect(channel.wantsWritable)
@@ -36,10 +43,7 @@ struct EmbeddedLoopTests {
 
     /// The idle timer fires on the manual clock, and only after the idle time without a line.
     @Test func idleTimeoutOnManualClock() {
-        let loop = EmbeddedLoop()
-        let channel = EmbeddedChannel(loop: loop)
-        let echo = LineEcho(channel: channel, idle: .seconds(10))
-        channel.handler = echo
+        let (loop, channel, echo) = makeEcho { LineEcho(channel: $0, idle: .seconds(10)) }
         loop.advance(by: .seconds(9))
         channel.feed(Array("ping\n".utf8))
         loop.advance(by: .seconds(9))
@@ -51,10 +55,7 @@ struct EmbeddedLoopTests {
 
     /// The end of input answers the unterminated last line and closes.
     @Test func endOfInput() {
-        let loop = EmbeddedLoop()
-        let channel = EmbeddedChannel(loop: loop)
-        let echo = LineEcho(channel: channel)
-        channel.handler = echo
+        let (_, channel, _) = makeEcho()
         channel.feed(Array("last".utf8))
         channel.feedEnd()
         #expect(String(decoding: channel.takeWritten(), as: UTF8.self) == "> last\n")

@@ -115,20 +115,12 @@ final class StoreInbox<Action: Sendable>: Sendable {
     ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            var taken = 0
-            if !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty {
-                taken = min(actions.count, max(0, capacity - state.queue.count))
-                state.queue.reserveCapacity(state.queue.count + taken)
-                for action in actions.prefix(taken) { admit(Entry(action: action, completion: completion), into: &state) }
-            }
-            let wake = taken > 0 ? takeParkedDrainer(&state) : nil
+            let taken = room(for: actions.count, in: &state)
+            for action in actions.prefix(taken) { admit(Entry(action: action, completion: completion), into: &state) }
             if parkingRest {
-                // Waiter id 0 is never cancelled: these senders do not wait in a task.
-                for action in actions.dropFirst(taken) {
-                    state.waiters.append(Waiter(id: 0, entry: Entry(action: action, completion: completion), admitted: nil))
-                }
+                for action in actions.dropFirst(taken) { park(Entry(action: action, completion: completion), in: &state) }
             }
-            return (taken, wake)
+            return (taken, taken > 0 ? takeParkedDrainer(&state) : nil)
         }
     }
 
@@ -144,21 +136,12 @@ final class StoreInbox<Action: Sendable>: Sendable {
     ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            var taken = 0
-            if !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty {
-                taken = min(actions.count, max(0, capacity - state.queue.count))
-                state.queue.reserveCapacity(state.queue.count + taken)
-            }
+            let taken = room(for: actions.count, in: &state)
             var start = 0
             for run in runs {
                 for index in start..<run.end {
                     let entry = Entry(action: actions[index], completion: run.completion)
-                    if index < taken {
-                        admit(entry, into: &state)
-                    } else {
-                        // Waiter id 0 is never cancelled: these senders do not wait in a task.
-                        state.waiters.append(Waiter(id: 0, entry: entry, admitted: nil))
-                    }
+                    if index < taken { admit(entry, into: &state) } else { park(entry, in: &state) }
                 }
                 start = run.end
             }
@@ -317,6 +300,22 @@ final class StoreInbox<Action: Sendable>: Sendable {
         entry.sequence = state.nextSequence
         state.nextSequence &+= 1
         state.queue.append(entry)
+    }
+
+    /// How many of `count` arriving actions go into the queue now, with room reserved for
+    /// them: as many as fit, but none while senders wait or admission is paused, so arrivals
+    /// never overtake them.
+    func room(for count: Int, in state: inout State) -> Int {
+        guard !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty else { return 0 }
+        let taken = min(count, max(0, capacity - state.queue.count))
+        state.queue.reserveCapacity(state.queue.count + taken)
+        return taken
+    }
+
+    /// Puts `entry` behind the queue as a parked sender that needs no resuming: waiter id 0 is
+    /// never cancelled, since these senders do not wait in a task.
+    func park(_ entry: Entry, in state: inout State) {
+        state.waiters.append(Waiter(id: 0, entry: entry, admitted: nil))
     }
 
     @inlinable

@@ -44,19 +44,19 @@ struct StoreBatchSendTests {
     @Test func waitsBehindPausedAndParkedSenders() {
         let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1)
         inbox.changePauses(by: 1)
-        #expect(inbox.append(contentsOf: [1], completion: nil, parkingRest: false)?.taken == 0)
+        #expect(inbox.append(contentsOf: [1])?.taken == 0)
         let parked = inbox.submit(.init(action: 2, completion: nil), waiterID: 1, admitted: nil)
         guard case .parked = parked else {
             Issue.record("a sender was admitted while paused")
             return
         }
-        #expect(inbox.append(contentsOf: [1], completion: nil, parkingRest: false)?.taken == 0)
+        #expect(inbox.append(contentsOf: [1])?.taken == 0)
         inbox.changePauses(by: -1)
         // The parked sender was admitted; the run comes after it, and only as far as there is room.
-        #expect(inbox.append(contentsOf: [3, 4, 5], completion: nil, parkingRest: false)?.taken == 1)
+        #expect(inbox.append(contentsOf: [3, 4, 5])?.taken == 1)
         var spare: [StoreInbox<Int>.Entry] = []
         #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [2, 3])
-        #expect(inbox.append(contentsOf: [4, 5, 6], completion: nil, parkingRest: false)?.taken == 2)
+        #expect(inbox.append(contentsOf: [4, 5, 6])?.taken == 2)
         #expect(inbox.takeBatch(spare: &spare)?.map(\.sequence) == [3, 4])
     }
 
@@ -64,12 +64,12 @@ struct StoreBatchSendTests {
     /// hands its rest back (the bridge's), so neither overtakes the other.
     @Test func waitingRestHoldsLaterBatchesBack() {
         let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1)
-        #expect(inbox.append(contentsOf: [1, 2, 3], completion: .outcome { _ in }, parkingRest: true)?.taken == 2)
-        #expect(inbox.append(contentsOf: [4], completion: nil, parkingRest: false)?.taken == 0)
+        #expect(inbox.append(contentsOf: [1, 2, 3], runs: [(end: 3, completion: .outcome { _ in })])?.taken == 2)
+        #expect(inbox.append(contentsOf: [4])?.taken == 0)
         var spare: [StoreInbox<Int>.Entry] = []
         #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [1, 2])
         // Taking the batch admitted the parked 3; 4 now goes behind it.
-        #expect(inbox.append(contentsOf: [4], completion: nil, parkingRest: false)?.taken == 1)
+        #expect(inbox.append(contentsOf: [4])?.taken == 1)
         #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [3, 4])
     }
 }

@@ -146,15 +146,9 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// reports every action of a `.wait` batch as ``DispatchOutcome/stopping``.
     @discardableResult
     nonisolated func send(contentsOf actions: some Collection<Action>, rest: BatchRest = .handBack) -> Int {
-        let completion: StoreCompletion?
-        switch rest {
-        case .handBack: completion = nil
-        case .wait(let report): completion = .outcome(report)
-        }
-        guard let (taken, wake) = inbox.append(contentsOf: actions, completion: completion, parkingRest: completion != nil) else {
-            if case .wait(let report) = rest { for _ in actions { report(.stopping) } }
-            return 0
-        }
+        // A waiting batch is one sender's run of a turn: one path admits, parks and reports both.
+        if case .wait(let report) = rest { return send(Array(actions), runs: [DispatchRun(end: actions.count, report: report)]) }
+        guard let (taken, wake) = inbox.append(contentsOf: actions) else { return 0 }
         wake?.resume(returning: true)
         return taken
     }

@@ -104,22 +104,16 @@ final class StoreInbox<Action: Sendable>: Sendable {
     }
 
     /// Appends a run of `actions` in order under one lock: as many as there is room for go into
-    /// the queue, from the first, each with `completion`. Nothing is taken while senders wait for
-    /// room or admission is paused, as ``append(_:)`` refuses then too, so a run never overtakes
-    /// them. With `parkingRest`, the ones that do not fit wait in order behind the others (as
-    /// parked senders that need no resuming); without, they are the caller's to send again. Those
-    /// not taken are never counted as rejected. Returns how many went into the queue and the
-    /// parked drainer to resume after unlocking; `nil` when the inbox is closed and took none.
-    func append(
-        contentsOf actions: some Collection<Action>, completion: StoreCompletion?, parkingRest: Bool
-    ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
+    /// the queue, from the first; the others are the caller's to send again. Nothing is taken
+    /// while senders wait for room or admission is paused, as ``append(_:)`` refuses then too,
+    /// so a run never overtakes them, and those not taken are never counted as rejected.
+    /// Returns how many went into the queue and the parked drainer to resume after unlocking;
+    /// `nil` when the inbox is closed and took none.
+    func append(contentsOf actions: some Collection<Action>) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
             guard !state.closed else { return nil }
             let taken = room(for: actions.count, in: &state)
-            for action in actions.prefix(taken) { admit(Entry(action: action, completion: completion), into: &state) }
-            if parkingRest {
-                for action in actions.dropFirst(taken) { park(Entry(action: action, completion: completion), in: &state) }
-            }
+            for action in actions.prefix(taken) { admit(Entry(action: action, completion: nil), into: &state) }
             return (taken, taken > 0 ? takeParkedDrainer(&state) : nil)
         }
     }
@@ -128,8 +122,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// control socket's dispatches of every connection in one loop turn): `actions` split at
     /// each run's `end`. As many as there is room for go into the queue, from the first; the
     /// rest wait in order behind them (as parked senders that need no resuming), and all of
-    /// them wait while others do or admission is paused, as ``append(contentsOf:completion:parkingRest:)``
-    /// does. Returns how many went into the queue and the parked drainer to resume after
+    /// them wait while others do or admission is paused, as ``append(contentsOf:)`` does. Returns how many went into the queue and the parked drainer to resume after
     /// unlocking; `nil` when the inbox is closed and took none.
     func append(
         contentsOf actions: [Action], runs: [(end: Int, completion: StoreCompletion)]

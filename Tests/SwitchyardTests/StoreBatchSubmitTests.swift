@@ -7,18 +7,11 @@ import Testing
 /// call (``Store/send(contentsOf:rest:)`` with ``BatchRest/wait(report:)``), in order, and what
 /// does not fit waits.
 struct StoreBatchSubmitTests {
-    private func makeStore(capacity: Int) -> Store<[Int], Int> {
-        Store<[Int], Int>(
-            initialState: [], reducer: { $0.append($1) }, middleware: [], options: StoreOptions(inboxCapacity: capacity),
-            firstSequence: 1, stamp: nil, commit: nil, beforeDelivery: nil
-        )
-    }
-
     /// A batch larger than the room there is: the rest waits in order, the caller is told so,
     /// a later sender goes behind it, and every action is answered with its sequence number.
     @Test(arguments: [(4, 10), (1, 3), (8, 8), (16, 5)])
     func batchesKeepTheirOrderAndWaitForRoom(capacity: Int, count: Int) async {
-        let store = makeStore(capacity: capacity)
+        let store = makeAppendingStore(capacity: capacity)
         let outcomes = Mutex<[DispatchOutcome]>([])
         let record: @Sendable (DispatchOutcome) -> Void = { outcome in outcomes.withLock { $0.append(outcome) } }
         let taken = store.send(contentsOf: Array(1...count), rest: .wait(report: record))
@@ -34,14 +27,14 @@ struct StoreBatchSubmitTests {
 
     /// An empty batch takes nothing and reports nothing.
     @Test func emptyBatch() {
-        let store = makeStore(capacity: 2)
+        let store = makeAppendingStore(capacity: 2)
         #expect(store.send(contentsOf: [], rest: .wait { _ in Issue.record("an empty batch was answered") }) == 0)
         store.close()
     }
 
     /// A closed store refuses the whole batch, telling each action.
     @Test func closedStoreRefusesTheBatch() {
-        let store = makeStore(capacity: 4)
+        let store = makeAppendingStore(capacity: 4)
         store.close()
         let outcomes = Mutex<[DispatchOutcome]>([])
         #expect(store.send(contentsOf: [1, 2, 3], rest: .wait { outcome in outcomes.withLock { $0.append(outcome) } }) == 0)

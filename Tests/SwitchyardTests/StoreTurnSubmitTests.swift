@@ -7,19 +7,12 @@ import Testing
 /// one call (``Store/send(_:runs:)``), in order, each reported to its own connection, and what
 /// does not fit waits in order.
 struct StoreTurnSubmitTests {
-    private func makeStore(capacity: Int) -> Store<[Int], Int> {
-        Store<[Int], Int>(
-            initialState: [], reducer: { $0.append($1) }, middleware: [], options: StoreOptions(inboxCapacity: capacity),
-            firstSequence: 1, stamp: nil, commit: nil, beforeDelivery: nil
-        )
-    }
-
     /// Three senders' runs in one hand-over larger than the room there is: each sender hears of
     /// exactly its own actions, with their sequence numbers in hand-over order, and a later
     /// sender goes behind the ones that waited.
     @Test(arguments: [(2, [3, 1, 4]), (8, [3, 1, 4]), (1, [1, 1, 1]), (16, [5, 0, 2])])
     func runsKeepTheirOrderAndTheirSenders(capacity: Int, lengths: [Int]) async {
-        let store = makeStore(capacity: capacity)
+        let store = makeAppendingStore(capacity: capacity)
         let outcomes = Mutex<[Int: [DispatchOutcome]]>([:])
         var actions: [Int] = []
         var runs: [DispatchRun] = []
@@ -47,7 +40,7 @@ struct StoreTurnSubmitTests {
 
     /// A closed store takes none and reports every action of every run as stopping.
     @Test func closedStoreReportsEveryAction() {
-        let store = makeStore(capacity: 4)
+        let store = makeAppendingStore(capacity: 4)
         store.close()
         let outcomes = Mutex<[DispatchOutcome]>([])
         let record: @Sendable (DispatchOutcome) -> Void = { outcome in outcomes.withLock { $0.append(outcome) } }

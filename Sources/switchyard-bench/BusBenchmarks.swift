@@ -418,7 +418,10 @@ final class SocketLine {
     /// The length of the next line (its bytes are skipped); `nil` at the end of the stream.
     func readLine() -> Int? {
         while true {
-            if let newline = buffer[start..<end].firstIndex(of: 10) {
+            let newline = buffer.withUnsafeBytes { bytes in
+                memchr(bytes.baseAddress! + start, 10, end - start).map { UnsafeRawPointer($0) - bytes.baseAddress! }
+            }
+            if let newline {
                 defer { start = newline + 1 }
                 return newline - start
             }
@@ -431,7 +434,9 @@ final class SocketLine {
                 start = 0
                 if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
             }
-            let count = buffer[end...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            // Through the whole array, not a slice of it: a mutable slice of the buffer is a copy
+            // of everything after `end`, which made each read cost a 256 KB memmove.
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + end, $0.count - end, 0) }
             guard count > 0 else { return nil }
             end += count
         }

@@ -35,8 +35,7 @@ final class HTTPScriptServer: Sendable {
             }.start()
         }
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.signalAndWait(SIGTERM)
             throw ControlE2EFailure(description: "the scripted server did not start: \(line)")
         }
         return HTTPScriptServer(port: port, process: process)
@@ -48,10 +47,7 @@ final class HTTPScriptServer: Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.signalAndWait(SIGTERM)
     }
 
     /// `http://127.0.0.1:PORT` followed by `path`.

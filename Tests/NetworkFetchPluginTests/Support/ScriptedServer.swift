@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -35,8 +36,7 @@ final class ScriptedServer {
         try process.run()
         let text = await firstLine(of: output.fileHandleForReading)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.signalAndWait(SIGTERM)
             throw ServerError("the scripted server did not start: \(text)")
         }
         return ScriptedServer(port: port, process: process)
@@ -72,9 +72,7 @@ final class ScriptedServer {
 
     /// Kills the server and waits for it to exit; later calls do nothing.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signalAndWait(SIGKILL)
     }
 
     /// Every request received so far, in arrival order.

@@ -23,6 +23,9 @@ import Synchronization
 /// - `bus.control-throughput.no-logger`: the same on the default configuration without its
 ///   logger, so the control path, store and journal are measured without the cost of
 ///   formatting and writing a line per action, which a busy bus would not log.
+///   Both throughput cases note the bus process's own CPU time (user and system, all its
+///   threads) per action in the measured runs, which the clients' share of the two cores and
+///   the neighbours' load do not move as they move the figure.
 /// - `bus.rss-idle`: the bus's resident memory after start-up with the default configuration.
 ///   Baseline: an idle `switchyard tail` process, the floor of the same executable.
 /// - `bus.rss-1m`: the bus's resident memory after a further 1,000,000 actions; each repetition
@@ -37,9 +40,11 @@ func busBenchmarks() -> [BenchmarkCase] {
         BenchmarkCase(name: "bus.control-latency.p99", unit: "µs", higherIsBetter: false, target: 1000,
                       measure: { await session.latency().p99 }, baseline: { await session.echoLatency().p99 }),
         BenchmarkCase(name: "bus.control-throughput", unit: "actions/s",
-                      measure: { await session.throughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) }),
+                      measure: { await session.throughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) },
+                      note: { session.loggerCPU.note }),
         BenchmarkCase(name: "bus.control-throughput.no-logger", unit: "actions/s",
-                      measure: { await session.quietThroughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) }),
+                      measure: { await session.quietThroughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) },
+                      note: { session.quietCPU.note }),
         BenchmarkCase(name: "bus.rss-idle", unit: "MB", higherIsBetter: false, target: 30,
                       measure: { await session.idleResident() }, baseline: { await session.clientResident() }),
         BenchmarkCase(name: "bus.rss-1m", unit: "MB", higherIsBetter: false, target: 30,
@@ -68,6 +73,9 @@ private final class BusBenchSession: Sendable {
     private let quietBus = Mutex<BenchBus?>(nil)
     private let echo = Mutex<EchoServer?>(nil)
     private let samples = 20_000
+    /// The bus's CPU per action in `bus.control-throughput` and in its `.no-logger` case.
+    let loggerCPU = CPUPerAction()
+    let quietCPU = CPUPerAction()
 
     private func bus(_ slot: borrowing Mutex<BenchBus?>, configuration: Data? = nil) -> BenchBus {
         slot.withLock { bus in
@@ -99,12 +107,12 @@ private final class BusBenchSession: Sendable {
 
     func throughput(actions: Int) async -> Double {
         let bus = bus(latencyBus)
-        return await onThread { bus.measureThroughput(actions: actions, clients: 4) }
+        return await onThread { bus.measureThroughput(actions: actions, clients: 4, cpu: self.loggerCPU) }
     }
 
     func quietThroughput(actions: Int) async -> Double {
         let bus = bus(quietBus, configuration: BenchBus.defaultConfigurationWithoutLogger())
-        return await onThread { bus.measureThroughput(actions: actions, clients: 4) }
+        return await onThread { bus.measureThroughput(actions: actions, clients: 4, cpu: self.quietCPU) }
     }
 
     func echoThroughput(lines: Int) async -> Double {
@@ -273,8 +281,9 @@ final class BenchBus: Sendable {
         return Percentiles(times)
     }
 
-    /// Actions received by a watcher per second while `clients` dispatch, pipelined.
-    func measureThroughput(actions: Int, clients: Int) -> Double {
+    /// Actions received by a watcher per second while `clients` dispatch, pipelined; records the
+    /// bus process's CPU time for them in `cpu`.
+    func measureThroughput(actions: Int, clients: Int, cpu: CPUPerAction? = nil) -> Double {
         guard let watcher = try? SocketLine(path: socketPath) else { return 0 }
         watcher.write(Array(#"{"op":"watch","actions":"load/*"}"#.utf8) + [10])
         _ = watcher.readLine()
@@ -282,6 +291,7 @@ final class BenchBus: Sendable {
         let perClient = actions / clients
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuBefore = CPUPerAction.processTime(of: process.processIdentifier)
         let group = DispatchGroup()
         for _ in 0..<clients {
             group.enter()
@@ -295,6 +305,7 @@ final class BenchBus: Sendable {
         var received = 0
         while received < perClient * clients, watcher.readLine() != nil { received += 1 }
         group.wait()
+        cpu?.record(CPUPerAction.processTime(of: process.processIdentifier) - cpuBefore, actions: received)
         return Double(received) / (clock.now - start).secondsValue
     }
 }

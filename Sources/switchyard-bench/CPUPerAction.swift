@@ -1,10 +1,12 @@
+import Foundation
 import Glibc
 import Synchronization
 
-/// The CPU time this process spent per action in each run of a case, for its note: with the
-/// machine shared, throughput swings with the neighbours' load, while the CPU both buses spend
-/// on an action barely moves. Counts every thread of the bench process (both buses, their
-/// event loop) and nothing of a child such as nats-server.
+/// The CPU time a process spent per action in each run of a case, for its note: with the
+/// machine shared, throughput swings with the neighbours' load, while the CPU a bus spends on
+/// an action barely moves. ``processTime()`` counts every thread of the bench process (the
+/// in-process buses of `nats.*`, their event loop) and nothing of a child such as nats-server;
+/// ``processTime(of:)`` counts a started `switchyard` process alone, not the bench's clients.
 final class CPUPerAction: Sendable {
     private let perAction = Mutex<[Double]>([])
 
@@ -28,5 +30,18 @@ final class CPUPerAction: Sendable {
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// User and system CPU time of every thread of process `pid` so far, in seconds (fields 14
+    /// and 15 of `/proc/<pid>/stat`, in clock ticks); 0 when it cannot be read.
+    static func processTime(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let nameEnd = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After the name (which may hold spaces) come the fields from the third on: the state,
+        // then utime and stime at 11 and 12 counted from it.
+        let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

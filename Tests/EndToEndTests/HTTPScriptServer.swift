@@ -26,14 +26,7 @@ final class HTTPScriptServer: Sendable {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let handle = output.fileHandleForReading
-        let line = await withCheckedContinuation { continuation in
-            Thread {
-                var line: [UInt8] = []
-                while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { line.append(byte) }
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
-            }.start()
-        }
+        let line = await firstLine(of: output.fileHandleForReading)
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
             process.signalAndWait(SIGTERM)
             throw ControlE2EFailure(description: "the scripted server did not start: \(line)")

@@ -42,20 +42,6 @@ final class ScriptedServer {
         return ScriptedServer(port: port, process: process)
     }
 
-    /// Reads the first line on a Dispatch thread: a blocking read on the test's own thread
-    /// would hold up the cooperative pool every other test runs on.
-    private static func firstLine(of handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var line: [UInt8] = []
-                while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") {
-                    line.append(byte)
-                }
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
-            }
-        }
-    }
-
     private init(port: Int, process: Process) {
         self.port = port
         self.process = process

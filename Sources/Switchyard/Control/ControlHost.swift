@@ -25,10 +25,10 @@ final class ControlHost: ConnectionHost {
     private var loggedRefusedUsers = Set<UInt32>()
     private let ownUser = geteuid()
     /// The dispatches of every connection read in this loop turn and not yet handed to the bus,
-    /// in order, each connection's a run; kept between turns for their buffers.
-    private var pendingDispatches: [BusAction] = []
-    private var pendingRuns: [DispatchRun] = []
-    private var pendingConnections: [ControlConnection] = []
+    /// in order, as the inbox entries they become, each with its connection's completion; and
+    /// where each connection's run of them ends. Kept between turns for their buffers.
+    private var pendingDispatches: [StoreInbox<BusAction>.Entry] = []
+    private var pendingRuns: [(end: Int, connection: ControlConnection)] = []
     /// The hand-over is due before the loop waits again.
     private var handOverDue = false
 
@@ -209,12 +209,11 @@ final class ControlHost: ConnectionHost {
 
     /// Adds a dispatch of `connection` to this turn's hand-over.
     private func gather(_ action: BusAction, of connection: ControlConnection) {
-        pendingDispatches.append(action)
-        if let last = pendingConnections.last, last === connection {
+        pendingDispatches.append(StoreInbox.Entry(action: action, completion: connection.dispatchCompletion))
+        if let last = pendingRuns.last, last.connection === connection {
             pendingRuns[pendingRuns.count - 1].end = pendingDispatches.count
         } else {
-            pendingConnections.append(connection)
-            pendingRuns.append(DispatchRun(end: pendingDispatches.count, report: connection.dispatchCompletion))
+            pendingRuns.append((pendingDispatches.count, connection))
         }
         if !handOverDue {
             handOverDue = true
@@ -235,15 +234,11 @@ final class ControlHost: ConnectionHost {
         guard !pendingDispatches.isEmpty else { return }
         let count = pendingDispatches.count
         server.count { $0.requests += UInt64(count) }
-        let taken = server.backend.dispatchTurn(pendingDispatches, pendingRuns)
+        let taken = server.backend.dispatchTurn(&pendingDispatches)
         if taken < count {
-            for (run, connection) in zip(pendingRuns, pendingConnections) where run.end > taken {
-                connection.session.serializeDispatches()
-            }
+            for run in pendingRuns where run.end > taken { run.connection.session.serializeDispatches() }
         }
-        pendingDispatches.removeAll(keepingCapacity: true)
         pendingRuns.removeAll(keepingCapacity: true)
-        pendingConnections.removeAll(keepingCapacity: true)
     }
 
     /// The completion every dispatch of a connection shares: made once per connection, as

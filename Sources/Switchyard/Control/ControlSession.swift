@@ -85,17 +85,26 @@ struct ControlSession: Sendable {
 
     /// The next step, or `nil` while it must wait for dispatches in flight or for more input.
     mutating func nextStep() -> Step? {
-        if held == nil { held = parseNext() }
-        guard let step = held else { return nil }
+        // Moved, not copied: a step holds the dispatched action, whose copies each retained
+        // and released its payload on the control socket's thread.
+        guard let step = held.take() ?? parseNext() else { return nil }
+        guard mayStart(step) else {
+            held = consume step
+            return nil
+        }
+        return step
+    }
+
+    /// Whether `step` may start now, counting it in flight when it does.
+    private mutating func mayStart(_ step: Step) -> Bool {
         if case .dispatch = step {
-            guard inFlight == 0 || (!serialized && inFlight < Self.maximumInFlight) else { return nil }
+            guard inFlight == 0 || (!serialized && inFlight < Self.maximumInFlight) else { return false }
             inFlight += 1
         } else {
-            guard inFlight == 0 else { return nil }
+            guard inFlight == 0 else { return false }
             if case .step = step { inFlight += 1 }
         }
-        held = nil
-        return step
+        return true
     }
 
     /// Frames and reads the next request; the line is read where the reader holds it,

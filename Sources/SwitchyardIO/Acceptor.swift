@@ -5,8 +5,8 @@ import Glibc
 /// Out of descriptors (`EMFILE`/`ENFILE`) a listener stays readable while the client waits in
 /// the backlog, so a naive loop would spin and the client would hang. The acceptor holds one
 /// spare descriptor (`/dev/null`) for that case: it gives it up, accepts the waiting client so
-/// the owner can tell it why and close it, and takes the spare back. After any failure it
-/// stops accepting for ``pause`` so the loop cannot spin.
+/// the owner can tell it why and close it, and takes the spare back once the owner has. After
+/// any failure it stops accepting for ``pause`` so the loop cannot spin.
 ///
 /// Nor do connections take the last descriptors: a connection that would leave fewer than
 /// ``headroom`` free is refused like one accepted with the spare. The rest of the process
@@ -18,7 +18,8 @@ package final class Acceptor: DescriptorHandler {
         /// A connection, non-blocking and close-on-exec, now the owner's.
         case connection(Int32)
         /// Out of descriptors (`errno`); `refused` is a waiting client accepted with the spare
-        /// descriptor, which the owner should tell why and must close.
+        /// descriptor, which the owner should tell why and must close before it returns (the
+        /// acceptor takes the spare back right after).
         case outOfDescriptors(errno: Int32, refused: Int32?)
         /// `accept` failed with this `errno`.
         case failed(errno: Int32)
@@ -66,6 +67,9 @@ package final class Acceptor: DescriptorHandler {
                 return
             case .failed(let code) where code == EMFILE || code == ENFILE:
                 onEvent(.outOfDescriptors(errno: code, refused: acceptWithSpare()))
+                // The owner has closed the refused client by now, so its slot is free to be the
+                // spare again; taken any earlier, the refused client still held it.
+                if spare < 0 { spare = Self.openSpare() }
                 pauseAccepting()
             case .failed(let code):
                 onEvent(.failed(errno: code))
@@ -96,8 +100,8 @@ package final class Acceptor: DescriptorHandler {
         }
         Glibc.close(spare)
         spare = -1
-        defer { spare = Self.openSpare() }
         if case .connection(let descriptor) = Self.accept(from: listener) { return descriptor }
+        spare = Self.openSpare()
         return nil
     }
 

@@ -15,13 +15,10 @@ struct ControlPeerTests {
         let config = try directory.write("config.json", #"{"bus": {"name": "peer", "dataDirectory": "data"\#(control)}, "plugins": []}"#)
         let log = directory.url.appendingPathComponent("bus.log").path
         let bus = try SecondUser.start([try SecondUser.executable(in: directory.url), "run", config], in: directory.url, log: log)
-        defer {
-            bus.terminate()
-            bus.waitUntilExit()
-        }
+        defer { bus.signalAndWait(SIGTERM) }
         let socket = directory.url.appendingPathComponent("data/control.sock").path
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("ready:"), ContinuousClock.now < deadline, bus.isRunning {
+        while !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("ready:"), ContinuousClock.now < deadline, !bus.hasExited {
             try await Task.sleep(for: .milliseconds(20))
         }
         let client = try await onThread { try LineClient(path: socket) }
@@ -65,7 +62,7 @@ struct ControlPeerTests {
         let client = try SwitchyardProcess(["send", "secret/thing", #"{"password": "hunter2"}"#, "--socket", socket], directory: directory.url)
         #expect(await client.exitStatus() == 1)
         #expect(client.stderr.contains("refusing to talk to \(socket): it is served by uid \(try SecondUser.required().uid)"), "\(client.stderr)")
-        impostor.waitUntilExit()
+        impostor.waitForExitStatus()
         #expect(((try? Data(contentsOf: URL(fileURLWithPath: received))) ?? Data("missing".utf8)).isEmpty)
     }
 }

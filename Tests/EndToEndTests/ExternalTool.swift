@@ -39,8 +39,7 @@ struct ExternalTool: Sendable {
             process.standardError = handle
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            process.waitUntilExit()
-            return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+            return (process.waitForExitStatus(), (try? String(contentsOf: output, encoding: .utf8)) ?? "")
         }
     }
 }

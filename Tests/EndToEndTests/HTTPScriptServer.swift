@@ -26,17 +26,9 @@ final class HTTPScriptServer: Sendable {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let handle = output.fileHandleForReading
-        let line = await withCheckedContinuation { continuation in
-            Thread {
-                var line: [UInt8] = []
-                while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { line.append(byte) }
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
-            }.start()
-        }
+        let line = await firstLine(of: output.fileHandleForReading)
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.signalAndWait(SIGTERM)
             throw ControlE2EFailure(description: "the scripted server did not start: \(line)")
         }
         return HTTPScriptServer(port: port, process: process)
@@ -48,10 +40,7 @@ final class HTTPScriptServer: Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.signalAndWait(SIGTERM)
     }
 
     /// `http://127.0.0.1:PORT` followed by `path`.

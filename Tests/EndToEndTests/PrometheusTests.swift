@@ -99,10 +99,7 @@ struct PrometheusTests {
         server.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
+        defer { server.signalAndWait(SIGTERM) }
         let query = URL(string: "http://127.0.0.1:\(webPort)/api/v1/query?query=switchyard_actions_total%7Btype%3D%22clock%2Ftick%22%7D")!
         var last = ""
         let scraped = await eventually(timeout: .seconds(90), interval: .milliseconds(500)) {

@@ -4,7 +4,7 @@ import Glibc
 
 /// Starts a program in a new process group with `posix_spawn`, so the whole group can be
 /// killed by its id (Foundation's `Process` cannot set a process group).
-enum ProcessSpawner {
+public enum ProcessSpawner {
     /// Spawns `arguments[0]` with `arguments` and exactly `environment`; stdin is `input` (a
     /// descriptor, duplicated for the child) or /dev/null, stdout and stderr go to the file
     /// `output`. Returns the pid, which is also the group id.
@@ -37,6 +37,7 @@ enum ProcessSpawner {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
+        try closeInheritedDescriptors(from: max(3, descriptors.map { $0.target + 1 }.max() ?? 3), in: &actions)
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -51,4 +52,28 @@ enum ProcessSpawner {
         }
         return pid
     }
+
+    /// Adds to `actions` the closing, in the child, of every descriptor from `first` on.
+    ///
+    /// Without it a child inherits whatever this process has open without close-on-exec at
+    /// that instant, such as the socket Foundation's `Process` hands each of its children
+    /// (open here for a moment while one starts) and the pipes it gives them: the other child
+    /// then stays "running" to Foundation after it exited, and its output never ends, until
+    /// this one exits too. glibc has `posix_spawn_file_actions_addclosefrom_np` since 2.34 but
+    /// Swift does not import it.
+    /// - Throws: ``GPSDProcess/StartError`` when the C library lacks it.
+    public static func closeInheritedDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) throws {
+        guard let closeFrom else {
+            throw GPSDProcess.StartError(description: "the C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
+        }
+        let status = closeFrom(&actions, first)
+        guard status == 0 else {
+            throw GPSDProcess.StartError(description: "posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(status)))")
+        }
+    }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
 }

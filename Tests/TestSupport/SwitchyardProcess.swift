@@ -63,8 +63,8 @@ public final class SwitchyardProcess: Sendable {
     public var pid: Int32 { process.processIdentifier }
     public var stdout: String { output.text(errors: false) }
     public var stderr: String { output.text(errors: true) }
-    /// Whether the process still runs.
-    public var isRunning: Bool { process.isRunning }
+    /// Whether the process still runs: a zombie does not (see ``Foundation/Process/statusIfExited``).
+    public var isRunning: Bool { !process.hasExited }
 
     /// Sends a signal to the process.
     public func signal(_ signal: Int32) {
@@ -77,7 +77,7 @@ public final class SwitchyardProcess: Sendable {
         let deadline = TestDeadline(after: timeout)
         while !deadline.hasPassed {
             if condition(self) { return true }
-            if !process.isRunning { return condition(self) }
+            if process.hasExited { return condition(self) }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return condition(self)
@@ -87,17 +87,18 @@ public final class SwitchyardProcess: Sendable {
     /// (scaled) and records an issue naming what its threads (and those of `other`, such as
     /// the bus a client talks to) were doing.
     public func exitStatus(timeout: Duration = .seconds(30), alsoDescribing other: SwitchyardProcess? = nil) async -> Int32 {
-        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
-        if process.isRunning {
+        let status: Int32
+        if let exited = await process.exitStatus(within: timeout) {
+            status = exited
+        } else {
             let threads = Self.threads(of: pid) + (other.map { "\nand of pid \($0.pid): " + Self.threads(of: $0.pid) } ?? "")
             Issue.record("switchyard did not exit within \(TestTimeouts.scaled(timeout)); killing it. Its threads: \(threads)\nstderr:\n\(stderr)")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            status = process.signalAndWait(SIGKILL)
         }
         // Collect the last bytes; a grandchild that inherited the pipes may hold them open, so
         // wait for the end of both streams for a bounded time only.
         await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { output.openStreams == 0 }
-        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+        return status
     }
 
     /// Each thread of process `pid` as `name state syscall` from /proc (state `D`: waiting on
@@ -130,33 +131,24 @@ public final class SwitchyardProcess: Sendable {
     /// The exit status once the process has exited by itself, waiting at most `timeout`
     /// (scaled); `nil` when it still runs (nothing is recorded or killed).
     public func exitStatusIfExited(timeout: Duration) async -> Int32? {
-        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
-        guard !process.isRunning else { return nil }
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+        await process.exitStatus(within: timeout)
     }
 
     /// Kills the process with SIGKILL (a power cut, as far as it can tell) and waits for it.
     public func killNow() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signalAndWait(SIGKILL)
     }
 
     /// Sends SIGTERM and returns the exit status, killing the process after `timeout`
     /// (scaled) and recording an issue.
     public func stop(timeout: Duration = .seconds(30)) async -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        await eventually(timeout: timeout, interval: .milliseconds(20)) { !process.isRunning }
-        if process.isRunning {
-            Issue.record("switchyard did not stop within \(TestTimeouts.scaled(timeout)); stderr:\n\(stderr)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+        let (status, killed) = await process.stop(with: SIGTERM, timeout: timeout)
+        if killed { Issue.record("switchyard did not stop within \(TestTimeouts.scaled(timeout)); killed it. stderr:\n\(stderr)") }
+        return status
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !process.hasExited { kill(process.processIdentifier, SIGKILL) }
     }
 }
 

@@ -46,12 +46,7 @@ final class BusProcess: Sendable {
     /// (scaled by `SWITCHYARD_TEST_TIMEOUT_SCALE`).
     @discardableResult
     func wait(_ what: String, timeout: Duration = .seconds(30), until condition: (BusProcess) -> Bool) async -> Bool {
-        let deadline = TestDeadline(after: timeout)
-        while !deadline.hasPassed, process.isRunning {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        if condition(self) { return true }
+        if await process.wait(timeout: timeout, until: { _ in condition(self) }) { return true }
         try? await Task.sleep(for: .milliseconds(50))
         Issue.record("\(process.isRunning ? "timed out" : "the bus exited") waiting for \(what); stderr:\n\(stderr)")
         return false

@@ -71,16 +71,10 @@ final class NATSServer: Sendable {
             defer { process = nil }
             return process
         }) else { return }
-        process.terminate()
-        await eventually(interval: .milliseconds(20)) { !process.isRunning }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        _ = await process.stop(with: SIGTERM)
     }
 
     deinit {
-        if let process = process.withLock({ $0 }), process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.withLock { $0 }?.signalAndWait(SIGKILL)
     }
 }

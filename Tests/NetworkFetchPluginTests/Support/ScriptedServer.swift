@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -35,25 +36,10 @@ final class ScriptedServer {
         try process.run()
         let text = await firstLine(of: output.fileHandleForReading)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.signalAndWait(SIGTERM)
             throw ServerError("the scripted server did not start: \(text)")
         }
         return ScriptedServer(port: port, process: process)
-    }
-
-    /// Reads the first line on a Dispatch thread: a blocking read on the test's own thread
-    /// would hold up the cooperative pool every other test runs on.
-    private static func firstLine(of handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var line: [UInt8] = []
-                while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") {
-                    line.append(byte)
-                }
-                continuation.resume(returning: String(decoding: line, as: UTF8.self))
-            }
-        }
     }
 
     private init(port: Int, process: Process) {
@@ -72,9 +58,7 @@ final class ScriptedServer {
 
     /// Kills the server and waits for it to exit; later calls do nothing.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signalAndWait(SIGKILL)
     }
 
     /// Every request received so far, in arrival order.

@@ -42,6 +42,8 @@ struct ControlSession: Sendable {
     private(set) var isWatching = false
     /// The peer ended its side of the stream.
     private(set) var inputEnded = false
+    /// The type of the last dispatch read, reused by the next one of the same type.
+    private var lastType: String?
 
     init(maximumLineLength: Int) {
         reader = LineReader(maximumLength: maximumLineLength)
@@ -112,20 +114,22 @@ struct ControlSession: Sendable {
     private mutating func parseNext() -> Step? {
         let watching = isWatching
         let limit = reader.maximumLength
+        var lastType = self.lastType
+        defer { self.lastType = lastType }
         guard let step = reader.withNext({ piece -> Step in
             switch piece {
             case .tooLong: return .error(.lineTooLong(limit: limit))
-            case .line(let line): return watching ? .error(.busy) : Self.step(reading: line)
+            case .line(let line): return watching ? .error(.busy) : Self.step(reading: line, lastType: &lastType)
             }
         }) else { return nil }
         if case .watch = step { isWatching = true }
         return step
     }
 
-    private static func step(reading line: UnsafeBufferPointer<UInt8>) -> Step {
+    private static func step(reading line: UnsafeBufferPointer<UInt8>, lastType: inout String?) -> Step {
         let request: ControlRequest
         do {
-            request = try ControlRequest(line: line)
+            request = try ControlRequest(line: line, lastType: &lastType)
         } catch {
             return .error(error)
         }

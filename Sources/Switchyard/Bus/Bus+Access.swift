@@ -63,7 +63,7 @@ extension Bus {
             dispatch: { [core] actions, completion in
                 core.store.send(contentsOf: actions, rest: .wait(report: completion)) == actions.count
             },
-            dispatchTurn: { [core] actions, runs in core.store.send(actions, runs: runs) },
+            dispatchTurn: { [core] entries in core.store.send(moving: &entries) },
             state: { [core] in core.log.secrets.redact(core.store.currentState) },
             actions: { [core] pattern, bufferSize, overflow in
                 core.router.subscribeLines(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow))

@@ -88,8 +88,16 @@ enum BusStateReducer {
             guard !slices.isEmpty, case .object(var members) = state else { return }
             // Release the enum's reference so each slice is mutated in place, not copied.
             state = .null
-            for (name, slice) in slices {
-                slice.reduce(&members[name, default: slice.initial], action)
+            for index in slices.indices {
+                // Through the value's index: the `default:` subscript cost two allocations and
+                // a copy of the initial value per slice and action, most of the reducer's time.
+                if let position = members.index(forKey: slices[index].name) {
+                    slices[index].slice.reduce(&members.values[position], action)
+                } else {
+                    var value = slices[index].slice.initial
+                    slices[index].slice.reduce(&value, action)
+                    members[slices[index].name] = value
+                }
             }
             state = .object(members)
         }
@@ -137,20 +145,22 @@ final class BusCounters: Sendable {
         counts.withLock { counts in
             var start = 0
             while start < actions.count {
-                let first = actions[start]
+                // The strings, not the action: a copy of the action retained its payload too.
+                let (type, source) = (actions[start].type, actions[start].source)
                 var end = start + 1
-                while end < actions.count, actions[end].type == first.type, actions[end].source == first.source { end += 1 }
+                while end < actions.count, actions[end].type == type, actions[end].source == source { end += 1 }
                 let run = UInt64(end - start)
-                counts.bySource[first.source, default: 0] &+= run
-                if let index = counts.byType.index(forKey: first.type) {
+                counts.bySource[source, default: 0] &+= run
+                if let index = counts.byType.index(forKey: type) {
                     counts.byType.values[index] &+= run
                 } else if counts.byType.count < Self.trackedTypes {
-                    counts.byType[first.type] = run
+                    counts.byType[type] = run
                 } else {
                     counts.otherTypes &+= run
                 }
-                for action in actions[start..<end] {
-                    if let outcome = Self.outcome(of: action), counts.outcomes.count < Self.trackedTypes || counts.outcomes[outcome] != nil {
+                // By index: a `for … in` copied each action only to read it.
+                for index in start..<end {
+                    if let outcome = Self.outcome(of: actions[index]), counts.outcomes.count < Self.trackedTypes || counts.outcomes[outcome] != nil {
                         counts.outcomes[outcome, default: 0] &+= 1
                     }
                 }

@@ -10,10 +10,11 @@ struct ControlBackend: Sendable {
     /// when the inbox was full and some wait for room, so later actions could overtake them.
     var dispatch: @Sendable ([BusAction], @escaping @Sendable (DispatchOutcome) -> Void) -> Bool
     /// Dispatches the actions of a loop turn, of many connections, in order, as one hand-over
-    /// (see ``Store/send(_:runs:)``): each run's completion is called once per action of the
-    /// run, as ``dispatch`` calls it. Returns how many went into the inbox at once; the others
-    /// wait for room, so later actions of their connections could overtake them.
-    var dispatchTurn: @Sendable ([BusAction], [DispatchRun]) -> Int
+    /// (see ``Store/send(moving:)``): each entry's completion is called once, as ``dispatch``
+    /// calls it. Leaves the entries empty, their buffer kept for the next turn. Returns how
+    /// many went into the inbox at once; the others wait for room, so later actions of their
+    /// connections could overtake them.
+    var dispatchTurn: @Sendable (inout [StoreInbox<BusAction>.Entry]) -> Int
     /// The current state.
     var state: @Sendable () -> JSON
     /// Subscribes to the lines of reduced actions matching a pattern, with a buffer of the

@@ -22,8 +22,9 @@ final class ControlConnection: HostedConnection {
     var producer: Task<Void, Never>? { watcher }
     /// When the connection last received bytes or had anything to do, for the idle timeout.
     var lastActivity = ContinuousClock.now
-    /// Told what became of each of the connection's dispatches.
-    let dispatchCompletion: @Sendable (DispatchOutcome) -> Void
+    /// Told what became of each of the connection's dispatches; every dispatch's inbox entry
+    /// carries it.
+    let dispatchCompletion: StoreCompletion
 
     init(channel: any StreamChannel, limits: ControlLimits, host: ControlHost, server: ControlServer) {
         self.channel = channel
@@ -31,7 +32,7 @@ final class ControlConnection: HostedConnection {
         let outbox = ControlOutbox(capacity: limits.watcherBufferBytes)
         self.outbox = outbox
         self.session = ControlSession(maximumLineLength: limits.maximumLineLength)
-        self.dispatchCompletion = ControlHost.dispatchCompletion(outbox: outbox, server: server)
+        self.dispatchCompletion = .outcome(ControlHost.dispatchCompletion(outbox: outbox, server: server))
     }
 
     /// The peer closed both directions: nothing written can reach it.

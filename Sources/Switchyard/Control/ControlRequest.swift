@@ -44,7 +44,15 @@ public enum ControlRequest: Sendable, Hashable {
     /// - Throws: ``ControlError`` with code `malformed-json`, `invalid-request`, `missing-field`,
     ///   `invalid-field`, `unknown-op` or `invalid-action`.
     public init(line: some Collection<UInt8>) throws(ControlError) {
-        if let action = line.withContiguousStorageIfAvailable({ Self.plainDispatch($0) }) ?? nil {
+        var lastType: String?
+        try self.init(line: line, lastType: &lastType)
+    }
+
+    /// Parses one request line as ``init(line:)`` does; `lastType` is the type of the
+    /// connection's last dispatch read the common way, which a dispatch of the same type
+    /// reuses (see ``plainDispatch(_:lastType:)``), and becomes this one's.
+    init(line: some Collection<UInt8>, lastType: inout String?) throws(ControlError) {
+        if let action = line.withContiguousStorageIfAvailable({ Self.plainDispatch($0, lastType: &lastType) }) ?? nil {
             self = .dispatch(action)
             return
         }

@@ -42,6 +42,8 @@ struct ControlSession: Sendable {
     private(set) var isWatching = false
     /// The peer ended its side of the stream.
     private(set) var inputEnded = false
+    /// The type of the last dispatch read, reused by the next one of the same type.
+    private var lastType: String?
 
     init(maximumLineLength: Int) {
         reader = LineReader(maximumLength: maximumLineLength)
@@ -85,17 +87,26 @@ struct ControlSession: Sendable {
 
     /// The next step, or `nil` while it must wait for dispatches in flight or for more input.
     mutating func nextStep() -> Step? {
-        if held == nil { held = parseNext() }
-        guard let step = held else { return nil }
+        // Moved, not copied: a step holds the dispatched action, whose copies each retained
+        // and released its payload on the control socket's thread.
+        guard let step = held.take() ?? parseNext() else { return nil }
+        guard mayStart(step) else {
+            held = consume step
+            return nil
+        }
+        return step
+    }
+
+    /// Whether `step` may start now, counting it in flight when it does.
+    private mutating func mayStart(_ step: Step) -> Bool {
         if case .dispatch = step {
-            guard inFlight == 0 || (!serialized && inFlight < Self.maximumInFlight) else { return nil }
+            guard inFlight == 0 || (!serialized && inFlight < Self.maximumInFlight) else { return false }
             inFlight += 1
         } else {
-            guard inFlight == 0 else { return nil }
+            guard inFlight == 0 else { return false }
             if case .step = step { inFlight += 1 }
         }
-        held = nil
-        return step
+        return true
     }
 
     /// Frames and reads the next request; the line is read where the reader holds it,
@@ -103,20 +114,22 @@ struct ControlSession: Sendable {
     private mutating func parseNext() -> Step? {
         let watching = isWatching
         let limit = reader.maximumLength
+        var lastType = self.lastType
+        defer { self.lastType = lastType }
         guard let step = reader.withNext({ piece -> Step in
             switch piece {
             case .tooLong: return .error(.lineTooLong(limit: limit))
-            case .line(let line): return watching ? .error(.busy) : Self.step(reading: line)
+            case .line(let line): return watching ? .error(.busy) : Self.step(reading: line, lastType: &lastType)
             }
         }) else { return nil }
         if case .watch = step { isWatching = true }
         return step
     }
 
-    private static func step(reading line: UnsafeBufferPointer<UInt8>) -> Step {
+    private static func step(reading line: UnsafeBufferPointer<UInt8>, lastType: inout String?) -> Step {
         let request: ControlRequest
         do {
-            request = try ControlRequest(line: line)
+            request = try ControlRequest(line: line, lastType: &lastType)
         } catch {
             return .error(error)
         }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A cursor over a JSON text's UTF-8 bytes for a reader that expects one shape — a journal
 /// line as the writer wrote it, a JetStream acknowledgement — and wants its few values
 /// without building a ``JSON`` tree.
@@ -42,6 +44,21 @@ package struct JSONReader {
         guard parser.bytes.count - parser.index >= count else { return false }
         for offset in 0..<count where parser.bytes[parser.index + offset] != text.utf8Start[offset] { return false }
         parser.index += count
+        return true
+    }
+
+    /// Takes a string whose content is exactly the bytes of `text`, written without escapes
+    /// (`text` holds no `"`, `\\` or control character); `false`, not moving, otherwise.
+    package mutating func take(string text: String) -> Bool {
+        let bytes = parser.bytes
+        let start = parser.index
+        let matched = text.utf8.withContiguousStorageIfAvailable { content in
+            let end = start + content.count + 1
+            guard end < bytes.count, bytes[start] == ASCII.quote, bytes[end] == ASCII.quote else { return false }
+            return content.isEmpty || memcmp(bytes.baseAddress! + start + 1, content.baseAddress!, content.count) == 0
+        }
+        guard matched == true else { return false }
+        parser.index = start + text.utf8.count + 2
         return true
     }
 

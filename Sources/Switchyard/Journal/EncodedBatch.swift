@@ -28,13 +28,25 @@ final class EncodedBatch: Sendable {
         bytes.reserveCapacity(actions.count * 128)
         var spans: [Span] = []
         spans.reserveCapacity(actions.count)
+        var times = JournalLine.TimeText()
         for index in actions.indices {
             let start = bytes.count
-            JournalLine.appendObject(actions[index], to: &bytes)
+            JournalLine.appendObject(actions[index], times: &times, to: &bytes)
             guard bytes.count <= Int(UInt32.max) else { return nil }
             spans.append(Span(start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: bytes.count)))
         }
         return EncodedBatch(bytes: bytes, spans: spans)
+    }
+
+    /// The length of the object at `index` of ``spans``.
+    func objectLength(at index: Int) -> Int {
+        Int(spans[index].end) - Int(spans[index].start)
+    }
+
+    /// Calls `body` with the bytes of the object at `index` of ``spans``.
+    func withObject<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let span = spans[index]
+        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(span.start)..<Int(span.end)])) }
     }
 
     /// Appends the object at `index` of ``spans``.
@@ -75,5 +87,13 @@ struct ActionLine: Sendable {
     /// Appends the action's JSON object, as ``BusAction/json`` serializes it.
     func appendObject(to output: inout [UInt8]) {
         batch.appendObject(at: index, to: &output)
+    }
+
+    /// The length of the action's JSON object.
+    var objectLength: Int { batch.objectLength(at: index) }
+
+    /// Calls `body` with the bytes of the action's JSON object.
+    func withObject<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        batch.withObject(at: index, body)
     }
 }

@@ -132,6 +132,7 @@ final class JournalWriter: Sendable {
         var chain = state.chain
         var spans: [EncodedBatch.Span] = []
         var count = 0
+        var times = JournalLine.TimeText()
         for actions in batches {
             count += actions.count
             spans.reserveCapacity(count)
@@ -145,7 +146,7 @@ final class JournalWriter: Sendable {
                 }
                 // The object lies between the line's checksum prefix and its newline.
                 let start = state.buffer.count + JournalRecord.prefixLength
-                JournalLine.append(actions[index], chain: &chain, to: &state.buffer)
+                JournalLine.append(actions[index], chain: &chain, times: &times, to: &state.buffer)
                 spans.append(EncodedBatch.Span(start: UInt32(truncatingIfNeeded: start),
                                                end: UInt32(truncatingIfNeeded: state.buffer.count - 1)))
             }

@@ -69,30 +69,34 @@ extension Store {
     func publish(_ batch: ReducedBatch) async -> [StoreInbox<Action>.Entry] {
         // A batch that could not be made durable is never published: nobody sees an action
         // that is not on disk. Its senders are told why.
+        // The entries are read in place, by index: a `for … in` copied each one (retaining its
+        // action's strings and payload and its completion) only to read it.
+        let entries = batch.entries
         if let commit = batch.commit, let failure = await commit.wait() {
-            for entry in batch.entries { entry.completion?.failed(failure) }
-            return batch.entries
+            for index in entries.indices { entries[index].completion?.failed(failure) }
+            return entries
         }
         stateValue.send(batch.state)
-        for entry in batch.entries { entry.completion?.published(sequence: entry.sequence) }
+        for index in entries.indices { entries[index].completion?.published(sequence: entries[index].sequence) }
         if let beforeDelivery { await beforeDelivery(batch.actions, batch.state) }
         await fanout.deliver(batch.actions)
-        for entry in batch.entries { entry.completion?.delivered() }
-        return batch.entries
+        for index in entries.indices { entries[index].completion?.delivered() }
+        return entries
     }
 
     @inlinable
     func reduce(_ entries: [StoreInbox<Action>.Entry], state: inout State, into actions: inout [Action]) {
-        for entry in entries {
+        // By index, as ``publish(_:)`` reads them.
+        for index in entries.indices {
             // An action a cancelled effect emitted: the cancellation came first, so it
             // must not land (a stale result after the search that replaced it).
-            if let token = entry.token, token.isCancelled {
+            if let token = entries[index].token, token.isCancelled {
                 counters.countEffectOutputDiscarded()
                 continue
             }
-            reducer(&state, entry.action)
-            actions.append(entry.action)
-            if hasMiddleware { runEffects(for: entry.action, state: state) }
+            reducer(&state, entries[index].action)
+            actions.append(entries[index].action)
+            if hasMiddleware { runEffects(for: entries[index].action, state: state) }
         }
     }
 

@@ -162,12 +162,26 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// ``DispatchOutcome/stopping``.
     @discardableResult
     nonisolated func send(_ actions: [Action], runs: [DispatchRun]) -> Int {
-        guard let (taken, wake) = inbox.append(contentsOf: actions, runs: runs.map { ($0.end, .outcome($0.report)) }) else {
-            var start = 0
-            for run in runs {
-                for _ in start..<run.end { run.report(.stopping) }
-                start = run.end
-            }
+        var entries: [StoreInbox<Action>.Entry] = []
+        entries.reserveCapacity(actions.count)
+        var start = 0
+        for run in runs {
+            let completion = StoreCompletion.outcome(run.report)
+            for index in start..<run.end { entries.append(.init(action: actions[index], completion: completion)) }
+            start = run.end
+        }
+        return send(moving: &entries)
+    }
+
+    /// Enqueues inbox entries of many senders that do not wait, each with its completion, in
+    /// order, as ``send(_:runs:)`` does, and leaves `entries` empty with its buffer kept for
+    /// the caller's next turn: the control socket gathers a turn's dispatches as entries, so
+    /// they go into the inbox without a copy.
+    @discardableResult
+    nonisolated func send(moving entries: inout [StoreInbox<Action>.Entry]) -> Int {
+        guard let (taken, wake) = inbox.append(moving: &entries) else {
+            for entry in entries { entry.completion?.refused() }
+            entries.removeAll(keepingCapacity: true)
             return 0
         }
         wake?.resume(returning: true)

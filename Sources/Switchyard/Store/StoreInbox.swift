@@ -118,25 +118,48 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
     }
 
-    /// Appends runs of actions in order under one lock, each run with its own completion (the
-    /// control socket's dispatches of every connection in one loop turn): `actions` split at
-    /// each run's `end`. As many as there is room for go into the queue, from the first; the
-    /// rest wait in order behind them (as parked senders that need no resuming), and all of
-    /// them wait while others do or admission is paused, as ``append(contentsOf:)`` does. Returns how many went into the queue and the parked drainer to resume after
-    /// unlocking; `nil` when the inbox is closed and took none.
+    /// Appends runs of actions in order under one lock, each run with its own completion:
+    /// `actions` split at each run's `end`, as ``append(moving:)`` appends entries.
     func append(
         contentsOf actions: [Action], runs: [(end: Int, completion: StoreCompletion)]
     ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
+        var entries: [Entry] = []
+        entries.reserveCapacity(actions.count)
+        var start = 0
+        for run in runs {
+            for index in start..<run.end { entries.append(Entry(action: actions[index], completion: run.completion)) }
+            start = run.end
+        }
+        return append(moving: &entries)
+    }
+
+    /// Appends entries of many senders, each with its completion, in order under one lock (the
+    /// control socket's dispatches of every connection in one loop turn). As many as there is
+    /// room for go into the queue, from the first; the rest wait in order behind them (as
+    /// parked senders that need no resuming), and all of them wait while others do or
+    /// admission is paused, as ``append(contentsOf:)`` does. `entries` is left empty, its
+    /// buffer kept for the sender's next turn. Returns how many went into the queue and the
+    /// parked drainer to resume after unlocking; `nil` when the inbox is closed and took none
+    /// (`entries` is then left as it was).
+    func append(moving entries: inout [Entry]) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            let taken = room(for: actions.count, in: &state)
-            var start = 0
-            for run in runs {
-                for index in start..<run.end {
-                    let entry = Entry(action: actions[index], completion: run.completion)
-                    if index < taken { admit(entry, into: &state) } else { park(entry, in: &state) }
+            let taken = room(for: entries.count, in: &state)
+            if taken == entries.count, state.queue.isEmpty {
+                // The usual turn: everything fits a queue the drainer just emptied, so the
+                // entries become the queue where they are, stamped in place, and the sender
+                // keeps the queue's empty buffer; no entry is copied (each copy retained and
+                // released the action's payload).
+                for index in entries.indices {
+                    entries[index].sequence = state.nextSequence
+                    state.nextSequence &+= 1
                 }
-                start = run.end
+                swap(&state.queue, &entries)
+            } else {
+                for index in entries.indices {
+                    if index < taken { admit(entries[index], into: &state) } else { park(entries[index], in: &state) }
+                }
+                entries.removeAll(keepingCapacity: true)
             }
             return (taken, taken > 0 ? takeParkedDrainer(&state) : nil)
         }

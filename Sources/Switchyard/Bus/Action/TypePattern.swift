@@ -1,3 +1,5 @@
+import Glibc
+
 /// A pattern over action types: exact (`gps/fix`), a whole domain (`gps/*`) or everything (`*`).
 ///
 /// Action types are lower-case `domain/event` names; ``init(_:)`` rejects anything else so a
@@ -41,8 +43,19 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible {
             return type == exact
         case .domain(let domain):
             let utf8 = type.utf8
-            return utf8.count > domain.utf8.count
-                && type.hasPrefix(domain)
+            guard utf8.count > domain.utf8.count else { return false }
+            // Byte for byte: the router asks this for every action and subscription, and
+            // `hasPrefix` compared by characters, at several hundred instructions a call. A
+            // domain is ASCII and must be followed by `/`, so the bytes decide as the
+            // characters did.
+            let matched = utf8.withContiguousStorageIfAvailable { bytes in
+                domain.utf8.withContiguousStorageIfAvailable { prefix in
+                    bytes[prefix.count] == UInt8(ascii: "/")
+                        && (prefix.isEmpty || memcmp(bytes.baseAddress!, prefix.baseAddress!, prefix.count) == 0)
+                }
+            }
+            if case .some(.some(let result)) = matched { return result }
+            return type.hasPrefix(domain)
                 && utf8[utf8.index(utf8.startIndex, offsetBy: domain.utf8.count)] == UInt8(ascii: "/")
         }
     }

@@ -27,6 +27,15 @@ public enum Timestamp {
         }
     }
 
+    /// Writes `date` as ``iso8601(_:)`` formats it into `buffer`, which holds at least 24 bytes,
+    /// and returns the count written: 24, or 0 for a year without four digits (which
+    /// ``appendISO8601(_:to:)`` spells instead).
+    static func write(_ date: Date, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let fields = Fields(date)
+        guard (0...9999).contains(fields.year), buffer.count >= 24 else { return 0 }
+        return write(fields, into: buffer)
+    }
+
     /// The calendar fields of a date in UTC (proleptic Gregorian, as `gmtime_r` gives them),
     /// worked out by arithmetic: `gmtime_r` takes glibc's time-zone lock and checks `TZ` on
     /// every call, which the journal, the logger and every watcher paid once per action each.

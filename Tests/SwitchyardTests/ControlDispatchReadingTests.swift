@@ -61,6 +61,28 @@ struct ControlDispatchReadingTests {
         #expect(direct == general(line))
     }
 
+    /// After a dispatch of `a/b`, a line whose type starts with those bytes but is not exactly
+    /// that type, or is that type spelled with an escape, reads as the general reading reads it:
+    /// only a type written as the same bytes, quotes included, is taken without checking.
+    @Test(arguments: [
+        #"{"op":"dispatch","action":{"type":"a/b","payload":2}}"#,
+        #"{"op":"dispatch","action":{"type":"a/bc"}}"#,
+        #"{"op":"dispatch","action":{"type":"a/b\u0041"}}"#,
+        #"{"op":"dispatch","action":{"type":"a\/b"}}"#,
+        #"{"op":"dispatch","action":{"type":"a/b"x}}"#,
+        #"{"op":"dispatch","action":{"type":"a/B"}}"#,
+        #"{"op":"dispatch","action":{"type":"a/"#,
+        #"{"op":"dispatch","action":{"type":"a/b","type":"a/b"}}"#,
+    ])
+    func aTypeReusedFromTheLastDispatchReadsAsTheGeneralReading(line: String) throws {
+        var lastType: String?
+        _ = try ControlRequest(line: Array(#"{"op":"dispatch","action":{"type":"a/b"}}"#.utf8), lastType: &lastType)
+        #expect(lastType == "a/b")
+        let reused = try? ControlRequest(line: Array(line.utf8), lastType: &lastType)
+        #expect(reused == general(line))
+        #expect(reused == (try? ControlRequest(line: Array(line.utf8))))
+    }
+
     /// Nesting counts the request and action objects, as the general reading does: a payload
     /// one level too deep is refused by both.
     @Test func nestingLimitIsTheGeneralOne() {

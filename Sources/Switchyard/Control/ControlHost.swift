@@ -123,11 +123,6 @@ final class ControlHost: ConnectionHost {
         let stopDeadline = connections.stopDeadline
         while stopDeadline == nil, connection.outbox.pendingCount < ControlLimits.replyHighWater,
               let step = connection.session.nextStep() {
-            if case .dispatch(let action) = step {
-                gather(action, of: connection)
-                continue
-            }
-            handOver()
             perform(step, on: connection)
         }
         connection.flush()
@@ -152,11 +147,13 @@ final class ControlHost: ConnectionHost {
     }
 
     private func perform(_ step: ControlSession.Step, on connection: ControlConnection) {
-        // A dispatch goes with the turn's hand-over, which counts it.
+        // A dispatch goes with the turn's hand-over, which counts it; any other step hands over
+        // the dispatches before it first.
         if case .dispatch(let action) = step {
             gather(action, of: connection)
             return
         }
+        handOver()
         server.count { $0.requests += 1 }
         let outbox = connection.outbox
         let backend = server.backend
@@ -175,7 +172,7 @@ final class ControlHost: ConnectionHost {
         case .stats:
             outbox.appendReply(ControlReply.statistics(backend.statistics()))
         case .dispatch:
-            break
+            break // gathered above
         case .step:
             guard let steps = backend.steps else {
                 server.count { $0.errors += 1 }

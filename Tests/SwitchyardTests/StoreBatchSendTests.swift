@@ -64,7 +64,9 @@ struct StoreBatchSendTests {
     /// hands its rest back (the bridge's), so neither overtakes the other.
     @Test func waitingRestHoldsLaterBatchesBack() {
         let inbox = StoreInbox<Int>(capacity: 2, firstSequence: 1)
-        #expect(inbox.append(contentsOf: [1, 2, 3], runs: [(end: 3, completion: .outcome { _ in })])?.taken == 2)
+        let completion = StoreCompletion.outcome { _ in }
+        var entries = [1, 2, 3].map { StoreInbox<Int>.Entry(action: $0, completion: completion) }
+        #expect(inbox.append(moving: &entries)?.taken == 2)
         #expect(inbox.append(contentsOf: [4])?.taken == 0)
         var spare: [StoreInbox<Int>.Entry] = []
         #expect(inbox.takeBatch(spare: &spare)?.map(\.action) == [1, 2])

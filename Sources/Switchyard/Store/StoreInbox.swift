@@ -118,21 +118,6 @@ final class StoreInbox<Action: Sendable>: Sendable {
         }
     }
 
-    /// Appends runs of actions in order under one lock, each run with its own completion:
-    /// `actions` split at each run's `end`, as ``append(moving:)`` appends entries.
-    func append(
-        contentsOf actions: [Action], runs: [(end: Int, completion: StoreCompletion)]
-    ) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
-        var entries: [Entry] = []
-        entries.reserveCapacity(actions.count)
-        var start = 0
-        for run in runs {
-            for index in start..<run.end { entries.append(Entry(action: actions[index], completion: run.completion)) }
-            start = run.end
-        }
-        return append(moving: &entries)
-    }
-
     /// Appends entries of many senders, each with its completion, in order under one lock (the
     /// control socket's dispatches of every connection in one loop turn). As many as there is
     /// room for go into the queue, from the first; the rest wait in order behind them (as

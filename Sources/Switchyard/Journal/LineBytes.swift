@@ -12,22 +12,16 @@ package enum LineBytes {
         text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    /// Appends `value` in decimal, as `String(value)` spells it.
+    /// Appends `value` in decimal, as `String(value)` spells it (through ``LineScratch``, which
+    /// writes the digits).
     package static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
         if value < 10 {
             output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
-        // Twenty digits hold any UInt64.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value
-            var start = 20
-            while rest > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        LineScratch.append(capacity: 20, to: &output) { digits in
+            digits.appendDecimal(value)
+            return true
         }
     }
 

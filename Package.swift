@@ -46,7 +46,8 @@ let package = Package(
             ]
         ),
         // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
-        .target(name: "SwitchyardTestSupport", path: "Tests/TestSupport"),
+        // CExecSpawn gives its process spawner the closefrom file action Glibc's module hides.
+        .target(name: "SwitchyardTestSupport", dependencies: ["CExecSpawn"], path: "Tests/TestSupport"),
         // Blocks the stop signals in a constructor, before any Swift code of the executable runs
         // (the launcher has blocked them already; this keeps `switchyard-bus` run directly safe).
         .target(name: "CSwitchyardStartup"),

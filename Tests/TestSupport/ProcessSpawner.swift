@@ -1,3 +1,5 @@
+import CExecSpawn
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,21 +61,13 @@ public enum ProcessSpawner {
     /// that instant, such as the socket Foundation's `Process` hands each of its children
     /// (open here for a moment while one starts) and the pipes it gives them: the other child
     /// then stays "running" to Foundation after it exited, and its output never ends, until
-    /// this one exits too. glibc has `posix_spawn_file_actions_addclosefrom_np` since 2.34 but
-    /// Swift does not import it.
-    /// - Throws: ``GPSDProcess/StartError`` when the C library lacks it.
+    /// this one exits too. Swift's Glibc module hides `posix_spawn_file_actions_addclosefrom_np`
+    /// (glibc 2.34 or later), so this goes through the Exec plugin's C shim, as the plugin does.
+    /// - Throws: ``GPSDProcess/StartError`` when the C library refuses.
     public static func closeInheritedDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) throws {
-        guard let closeFrom else {
-            throw GPSDProcess.StartError(description: "the C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
-        }
-        let status = closeFrom(&actions, first)
+        let status = cexec_spawn_add_closefrom(&actions, first)
         guard status == 0 else {
             throw GPSDProcess.StartError(description: "posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(status)))")
         }
     }
-
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-
-    private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
 }

@@ -51,7 +51,8 @@ public struct PluginContext: Sendable {
     /// for a plugin that drops such actions unread (a bridge, and the actions relayed from
     /// where it publishes): the bus skips them instead of buffering each one for the plugin
     /// to drop. They still count in the plugin's `received` statistic, as before. Applies to
-    /// the subscriptions the plugin has when it calls this.
+    /// the subscriptions the plugin has when it calls this and to those it makes later, a
+    /// restart's included, until the bus stops the plugin.
     package func ignoreActions(fromSources ignored: @escaping @Sendable (String) -> Bool) {
         core.router.ignore(sources: ignored, owner: name)
     }

@@ -36,7 +36,19 @@ final class ActionRouter: Sendable {
         var ignoredSource: (@Sendable (String) -> Bool)?
     }
 
-    private let routes = Mutex<[Route]>([])
+    /// The routes, and each owner's ignore rule, under one lock so that a route is never made
+    /// between reading a rule and applying it.
+    private struct Table: Sendable {
+        var routes: [Route] = []
+        /// Sources each owner drops unread, for its routes made now or later, until it finishes.
+        var ignored: [String: @Sendable (String) -> Bool] = [:]
+
+        mutating func add(_ subscriber: Subscriber, pattern: TypePattern, owner: String?) {
+            routes.append(Route(owner: owner, pattern: pattern, subscriber: subscriber, ignoredSource: owner.flatMap { ignored[$0] }))
+        }
+    }
+
+    private let table = Mutex(Table())
     /// Actions handed to each owner's subscriptions, for `received` in the statistics.
     private let handed = Mutex<[String: UInt64]>([:])
     /// The objects the journal wrote for batches not yet routed, in order.
@@ -46,7 +58,7 @@ final class ActionRouter: Sendable {
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {
         let broadcast = Broadcast<BusAction>()
         let stream = broadcast.subscribe(bufferSize: subscription.bufferSize, overflow: subscription.overflow)
-        routes.withLock { $0.append(Route(owner: owner, pattern: subscription.pattern, subscriber: .actions(broadcast))) }
+        table.withLock { $0.add(.actions(broadcast), pattern: subscription.pattern, owner: owner) }
         return PluginActions(subscription: stream)
     }
 
@@ -55,7 +67,7 @@ final class ActionRouter: Sendable {
     func subscribeLines(_ subscription: ActionSubscription) -> Broadcast<ActionLine>.Subscription {
         let broadcast = Broadcast<ActionLine>()
         let stream = broadcast.subscribe(bufferSize: subscription.bufferSize, overflow: subscription.overflow)
-        routes.withLock { $0.append(Route(owner: nil, pattern: subscription.pattern, subscriber: .lines(broadcast))) }
+        table.withLock { $0.add(.lines(broadcast), pattern: subscription.pattern, owner: nil) }
         return stream
     }
 
@@ -70,9 +82,9 @@ final class ActionRouter: Sendable {
     /// pruned here.
     func route(_ actions: [BusAction]) async {
         let objects = takeStaged(for: actions)
-        let current = routes.withLock { routes in
-            routes.removeAll { $0.subscriber.count == 0 }
-            return routes
+        let current = table.withLock { table in
+            table.routes.removeAll { $0.subscriber.count == 0 }
+            return table.routes
         }
         var lines: [ActionLine]?
         for route in current {
@@ -98,9 +110,14 @@ final class ActionRouter: Sendable {
 
     /// Stops handing `owner`'s subscriptions the actions whose source `ignored` accepts, for a
     /// plugin that drops them unread; they still count as handed to it (``received(by:)``).
+    /// Applies to the subscriptions `owner` has and to those it makes later (a restart's), until
+    /// ``finish(owner:)`` ends them: a plugin of that name started afterwards reads every source.
     func ignore(sources ignored: @escaping @Sendable (String) -> Bool, owner: String) {
-        routes.withLock { routes in
-            for index in routes.indices where routes[index].owner == owner { routes[index].ignoredSource = ignored }
+        table.withLock { table in
+            table.ignored[owner] = ignored
+            for index in table.routes.indices where table.routes[index].owner == owner {
+                table.routes[index].ignoredSource = ignored
+            }
         }
     }
 
@@ -148,11 +165,12 @@ final class ActionRouter: Sendable {
     }
 
     /// Ends every subscription of `owner` (every subscription when `nil`) after it drains
-    /// what it buffered.
+    /// what it buffered, and forgets its ignore rule (``ignore(sources:owner:)``).
     func finish(owner: String? = nil) {
-        let ended = routes.withLock { routes in
-            let ended = routes.filter { owner == nil || $0.owner == owner }
-            routes.removeAll { owner == nil || $0.owner == owner }
+        let ended = table.withLock { table in
+            let ended = table.routes.filter { owner == nil || $0.owner == owner }
+            table.routes.removeAll { owner == nil || $0.owner == owner }
+            if let owner { table.ignored[owner] = nil } else { table.ignored.removeAll() }
             return ended
         }
         for route in ended { route.subscriber.finish() }

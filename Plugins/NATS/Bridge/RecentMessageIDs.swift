@@ -23,6 +23,13 @@ struct RecentMessageIDs: Sendable {
     /// Remembers `id`; returns `false` when it already was.
     @discardableResult
     mutating func insert(_ id: String) -> Bool {
+        // Room for every id at the first: growing the set doubled and rehashed it 14 times on
+        // the way to 16,384, which cost a bridge's first messages as much again as the inserts.
+        // Made on first use, so a bridge that never receives holds no table.
+        if order.isEmpty, members.isEmpty {
+            members = Set(minimumCapacity: capacity)
+            order.reserveCapacity(capacity)
+        }
         // One lookup: this runs for every message received.
         guard members.insert(id).inserted else { return false }
         if order.count < capacity {

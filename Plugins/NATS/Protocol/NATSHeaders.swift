@@ -51,14 +51,11 @@ struct NATSHeaders: Sendable, Hashable {
     /// slice retained and released the array for every line and every trim).
     /// - Throws: ``NATSProtocolError`` when the version line is missing or a line has no colon.
     init(parsing bytes: ArraySlice<UInt8>, reusing previous: NATSHeaders? = nil) throws(NATSProtocolError) {
-        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<NATSHeaders, NATSProtocolError> in
-            do throws(NATSProtocolError) {
-                return .success(try Self.parse(buffer, reusing: previous))
-            } catch {
-                return .failure(error)
-            }
+        // Thrown through the closure as it is: wrapping the result in a `Result` copied the
+        // parsed headers once more per message.
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(NATSProtocolError) in
+            try Self.parse(buffer, reusing: previous)
         }
-        self = try parsed.get()
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, reusing previous: NATSHeaders?) throws(NATSProtocolError) -> NATSHeaders {

@@ -84,16 +84,26 @@ enum JSONWriter {
         // Sorting the indices, not copies of the members, spares a retain and release of every
         // key and value; each key's first 8 bytes are read once, so most comparisons are one
         // integer comparison and only keys sharing those bytes compare the rest.
-        let keys = members.keys
-        var order = keys.indices.map { (prefix: keyPrefix(keys[$0]), index: $0) }
-        order.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : keyPrecedes(keys[$0.index], keys[$1.index]) }
-        for (position, index) in order.lazy.map(\.index).enumerated() {
-            if position > 0 { output.append(ASCII.comma) }
-            newline(into: &output, indent: inner)
-            writeString(keys[index], into: &output)
-            output.append(ASCII.colon)
-            if indent != nil { output.append(ASCII.space) }
-            write(members.values[index], into: &output, indent: inner)
+        // The order is sorted on the stack: an array of it was an allocation per object written.
+        withUnsafeTemporaryAllocation(of: (prefix: UInt64, index: Dictionary<String, JSON>.Index).self, capacity: members.count) { order in
+            let keys = members.keys
+            var count = 0
+            for index in keys.indices {
+                order.initializeElement(at: count, to: (keyPrefix(keys[index]), index))
+                count += 1
+            }
+            var sorted = UnsafeMutableBufferPointer(rebasing: order[..<count])
+            sorted.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : keyPrecedes(keys[$0.index], keys[$1.index]) }
+            for position in 0..<count {
+                let index = sorted[position].index
+                if position > 0 { output.append(ASCII.comma) }
+                newline(into: &output, indent: inner)
+                writeString(keys[index], into: &output)
+                output.append(ASCII.colon)
+                if indent != nil { output.append(ASCII.space) }
+                write(members.values[index], into: &output, indent: inner)
+            }
+            _ = sorted.deinitialize()
         }
         if !members.isEmpty { newline(into: &output, indent: indent) }
         output.append(ASCII.closeBrace)

@@ -20,6 +20,10 @@ package final class EventLoop: Sendable {
     private struct Queue: Sendable {
         var jobs: [Job] = []
         var stopping = false
+        /// The thread is in (or on its way into) `epoll_wait` with no job queued: the next job
+        /// must wake it. While it is busy, jobs need no system call — it takes them before it
+        /// waits again.
+        var parked = false
     }
 
     /// The thread's name, as `top -H` shows it.
@@ -97,13 +101,29 @@ package final class EventLoop: Sendable {
     }
 
     func enqueue(_ job: Job) {
-        let first = queue.withLock { queue -> Bool in
+        let wake = queue.withLock { queue -> Bool in
             guard !queue.stopping else { return false }
             queue.jobs.append(job)
-            return queue.jobs.count == 1
+            defer { queue.parked = false }
+            return queue.parked
         }
-        // Only the first job of a batch pays for the system call; the loop drains them all.
-        if first { wakeup.signal() }
+        // Only a job for a parked loop pays for the system call: a busy loop (the store's
+        // drainer queueing its own resumptions, a reply waking the outbox) takes it next turn.
+        if wake { wakeup.signal() }
+    }
+
+    /// Marks the thread parked unless a job is queued; `false` tells it to look for events
+    /// without waiting and run the jobs.
+    func park() -> Bool {
+        queue.withLock { queue in
+            queue.parked = queue.jobs.isEmpty && !queue.stopping
+            return queue.parked
+        }
+    }
+
+    /// The thread is back from its wait: jobs queued from now on are taken before it parks.
+    func unpark() {
+        queue.withLock { $0.parked = false }
     }
 
     /// Takes the queued jobs; `nil` once the loop is told to stop.

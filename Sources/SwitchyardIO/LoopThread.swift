@@ -107,8 +107,11 @@ package final class LoopThread: LoopScheduler {
             runTimers()
             runBeforeWaiting()
             applyInterest()
-            let timeout = timers.nextDeadline().map { ($0 - now).timeoutMilliseconds } ?? -1
+            // A job queued during this turn (by the turn itself, say) is run after a look at
+            // the descriptors that does not wait.
+            let timeout = loop.park() ? timers.nextDeadline().map { ($0 - now).timeoutMilliseconds } ?? -1 : 0
             let count = events.withUnsafeMutableBufferPointer { csio_epoll_wait(loop.epoll, $0.baseAddress, 256, timeout) }
+            loop.unpark()
             if count < 0 {
                 if errno == EINTR { continue }
                 // Only a bad epoll descriptor fails here, which nothing can repair.

@@ -135,6 +135,8 @@ package final class LoopThread: LoopScheduler {
             case .signal(let signal):
                 signal.rearm()
                 signals[signal.token]?()
+            case .task(let job):
+                job.runSynchronously(on: loop.asUnownedTaskExecutor())
             }
         }
         return true

@@ -14,6 +14,13 @@ import FoundationNetworking
 /// cancelling the task from another queue. Its socket reads share a serial queue with that
 /// cancel, so on a fast link more data arrives before the cancel takes effect; the caller is
 /// answered at the limit and every later byte is discarded, never buffered.
+///
+/// That queue is one for every URLSession of the process (FoundationNetworking 6.3), and a
+/// transfer whose socket always has data when libcurl looks keeps it: libcurl asks to run again
+/// at once, and libdispatch drains a queue until it is empty. Until the cut-off transfer's
+/// data stops outrunning the reader, every other request of the process waits, its own cancel
+/// included, and so does its timeout, a timer on that same queue: a peer that keeps sending
+/// faster than this process reads holds every URLSession of the bus.
 final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Transfer {
         var limit: Int
@@ -105,11 +112,16 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Cancels `task` from a global queue: FoundationNetworking ignores a cancel issued on the
-    /// delegate queue, and its `cancel()` may block until the session's work queue is free.
+    /// Cancels `task` from a queue of its own: FoundationNetworking ignores a cancel issued on
+    /// the delegate queue, and its `cancel()` waits for the process-wide URLSession queue, which
+    /// a fast transfer can hold for seconds. A serial queue gets an overcommit thread (one is
+    /// started when none is free), so a waiting cancel never holds one of the few threads of
+    /// the global pool, which Swift concurrency's jobs run on too.
     static func cancelSoon(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.cancel() }
+        cancelling.async { task.cancel() }
     }
+
+    private static let cancelling = DispatchQueue(label: "switchyard.network-fetch.cancel")
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -202,7 +202,8 @@ final class ControlHost: ConnectionHost {
             )
             outbox.appendReply(ControlReply.watching(actions: pattern, state: statePath))
             server.count { $0.watchers += 1 }
-            connection.watcher = Task { await watcher.run() }
+            // On the loop, like the store's drainer: the lines are written where they are sent.
+            connection.watcher = Task(executorPreference: thread.loop) { await watcher.run() }
         }
     }
 

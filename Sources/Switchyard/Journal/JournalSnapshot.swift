@@ -100,11 +100,25 @@ struct JournalSnapshot: Sendable, Hashable {
     static func isDeeper(_ value: JSON, than limit: Int) -> Bool {
         switch value {
         case .array(let elements):
-            return limit == 0 ? true : elements.contains { isDeeper($0, than: limit - 1) }
+            guard limit > 0 else { return true }
+            for index in elements.indices where isDeeperContainer(elements[index], than: limit - 1) { return true }
+            return false
         case .object(let members):
-            return limit == 0 ? true : members.values.contains { isDeeper($0, than: limit - 1) }
+            guard limit > 0 else { return true }
+            let values = members.values
+            for index in values.indices where isDeeperContainer(values[index], than: limit - 1) { return true }
+            return false
         default:
             return false
+        }
+    }
+
+    /// ``isDeeper(_:than:)`` for a member or element, read in place: the journal asks this of
+    /// every action's payload, whose members are mostly scalars, which need no call and no copy.
+    private static func isDeeperContainer(_ value: borrowing JSON, than limit: Int) -> Bool {
+        switch value {
+        case .array, .object: return isDeeper(copy value, than: limit)
+        default: return false
         }
     }
 }

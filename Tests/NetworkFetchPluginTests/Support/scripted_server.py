@@ -8,7 +8,8 @@ in order; the last one repeats. A response is an object with:
   headers      extra response headers
   json         a value sent as application/json
   body         text sent as is
-  bodyBytes    this many filler bytes; -1 streams filler until the client goes away
+  bodyBytes    this many filler bytes, paced (FILLER_PAUSE); -1 streams filler until the
+               client goes away
   noLength     omit Content-Length and close the connection after the body
   hold         wait for /_control/release (or for the client to go away) before answering
   echo         answer with the request itself: {"method", "path", "query", "headers", "body"}
@@ -42,6 +43,13 @@ try:
     AWAIT_SECONDS = min(45.0, 40.0 * max(1.0, float(os.environ.get("SWITCHYARD_TEST_TIMEOUT_SCALE", "1"))))
 except ValueError:
     AWAIT_SECONDS = 40.0
+
+# Filler is paced (64 KiB, then this pause: at most about 12 MB/s). Every URLSession of the test
+# process shares one serial dispatch queue in FoundationNetworking, and a transfer whose socket
+# always has data keeps that queue until it ends: its cancel (queued behind it) included. Filler
+# sent as fast as loopback takes it outruns the client on a loaded machine, and then every test
+# of the process waits for the cut-off transfer's own timeout.
+FILLER_PAUSE = 0.005
 
 SCRIPT = json.loads(sys.argv[1])
 ROUTES = SCRIPT.get("routes", {})
@@ -183,6 +191,7 @@ class Handler(BaseHTTPRequestHandler):
                 part = chunk if length < 0 else chunk[:min(len(chunk), length - sent)]
                 self.wfile.write(part)
                 sent += len(part)
+                time.sleep(FILLER_PAUSE)
         else:
             self.wfile.write(payload)
         self.wfile.flush()

@@ -38,6 +38,8 @@ extension Bus {
             }
         }
         if startupError == nil, !shouldStop {
+            // Every child has begun: a plugin's status never reads `pending` once the bus is ready.
+            for runner in runners { await runner.waitUntilSupervised() }
             phase = .running
             let name = configuration.bus.name
             await core.emit("bus/started", payload: [

@@ -17,6 +17,9 @@ final class PluginRunner: Sendable {
     private let core: BusCore
     /// Becomes `true` when the plugin reports ready (or at start, for immediate readiness).
     let ready = CurrentValue(false)
+    /// Becomes `true` once supervision began (the status is past `.pending`: `run` is called)
+    /// or the runner will never run.
+    private let supervising = CurrentValue(false)
     /// Becomes `true` when supervision has ended for good.
     let ended = CurrentValue(false)
     /// Opens when the child may return: supervision ended, or the runner was abandoned.
@@ -66,6 +69,7 @@ final class PluginRunner: Sendable {
         if case .immediate = plugin.readiness { ready.send(true) }
         guard group.start(self, actions: actions) else {
             state.withLock { $0.status = .stopped }
+            supervising.send(true)
             ended.send(true)
             released.open()
             return false
@@ -93,6 +97,12 @@ final class PluginRunner: Sendable {
     /// Waits up to `timeout` for the plugin to report ready; `false` on timeout or cancellation.
     func waitUntilReady(timeout: Duration) async -> Bool {
         await ready.wait(for: { $0 }, timeout: timeout)
+    }
+
+    /// Waits until the runner's child has begun supervising (the plugin's status is past
+    /// `.pending`) or will never run, so a bus that says it is ready lists no plugin as pending.
+    func waitUntilSupervised() async {
+        for await begun in supervising where begun { return }
     }
 
     /// Waits as ``waitUntilReady(timeout:)`` does, but gives up (`false`) as soon as `stop`
@@ -154,6 +164,7 @@ final class PluginRunner: Sendable {
         defer { ended.send(true) }
         if state.withLock({ $0.stopping }) {
             state.withLock { $0.status = .stopped }
+            supervising.send(true)
             return
         }
         while true {
@@ -161,6 +172,7 @@ final class PluginRunner: Sendable {
                 $0.actions = actions
                 $0.status = .running
             }
+            supervising.send(true)
             let context = PluginContext(name: name, actions: actions ?? PluginActions(subscription: nil), core: core,
                                         readinessSignal: { [ready] in ready.send(true) })
             let startedAt = origin.duration(to: clock.now)

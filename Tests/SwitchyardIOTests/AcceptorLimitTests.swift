@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import SwitchyardTestSupport
 import Testing
 @testable import SwitchyardIO
@@ -77,11 +78,14 @@ private enum AcceptorAtTheLimit {
         connect(clients[2], to: path)
         wait("a client to be accepted once descriptors are free") { accepted.count == 2 }
 
-        // None free: the spare refuses the waiting client, and again after the slot that
-        // refusal freed was taken by something else.
+        // None free: the spare refuses the waiting client, and again once the spare is back.
+        // The acceptor reopens it in the slot the refused client freed, right after its owner
+        // closed that client; the filler must not take the slot first (the client sees the
+        // close before the loop has reopened the spare), so the loop finishes its turn first.
         table.fill()
         connect(clients[3], to: path)
         expectRefused(clients[3], "a client at the limit")
+        finishTurn(of: loop)
         table.fill()
         connect(clients[4], to: path)
         expectRefused(clients[4], "the next client at the limit")
@@ -142,6 +146,13 @@ private enum AcceptorAtTheLimit {
         }
         let text = String(decoding: received, as: UTF8.self)
         guard text == "refused\n", !deadline.hasPassed else { fail("\(who) read \(text.debugDescription), not a refusal and the end") }
+    }
+
+    /// Returns once the loop has finished the work at hand: a job runs only between turns.
+    static func finishTurn(of loop: EventLoop) {
+        let done = Atomic<Bool>(false)
+        loop.execute { _ in done.store(true, ordering: .sequentiallyConsistent) }
+        wait("the loop to finish its turn") { done.load(ordering: .sequentiallyConsistent) }
     }
 
     static func wait(_ what: String, until condition: () -> Bool) {

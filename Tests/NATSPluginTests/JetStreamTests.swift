@@ -204,4 +204,20 @@ struct InboundDecoderTests {
         #expect(!recent.contains("a"))
         #expect(recent.contains("b") && recent.contains("c") && recent.contains("d"))
     }
+
+    /// A memory larger than its first reservation keeps every id across the step to its full
+    /// size, and forgets the oldest first once full.
+    @Test func recentIDsKeepTheirOrderAcrossTheirGrowth() {
+        var recent = RecentMessageIDs(capacity: 3000)
+        for number in 0..<3000 {
+            let inserted = recent.insert("id-\(number)")
+            #expect(inserted)
+        }
+        #expect((0..<3000).allSatisfy { recent.contains("id-\($0)") })
+        let repeated = recent.insert("id-1500")
+        #expect(!repeated)
+        for number in 3000..<3010 { recent.insert("id-\(number)") }
+        #expect((0..<10).allSatisfy { !recent.contains("id-\($0)") })
+        #expect((10..<3010).allSatisfy { recent.contains("id-\($0)") })
+    }
 }

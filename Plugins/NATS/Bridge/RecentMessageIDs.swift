@@ -9,6 +9,10 @@ struct RecentMessageIDs: Sendable {
     private var order: [String] = []
     private var next = 0
     private var members: Set<String> = []
+    /// The ids there is room for without growing.
+    private var reserved = 0
+    /// The room made at the first id.
+    private static let firstStep = 1024
 
     /// Creates an empty memory of `capacity` ids.
     init(capacity: Int = 16_384) {
@@ -23,12 +27,14 @@ struct RecentMessageIDs: Sendable {
     /// Remembers `id`; returns `false` when it already was.
     @discardableResult
     mutating func insert(_ id: String) -> Bool {
-        // Room for every id at the first: growing the set doubled and rehashed it 14 times on
-        // the way to 16,384, which cost a bridge's first messages as much again as the inserts.
-        // Made on first use, so a bridge that never receives holds no table.
-        if order.isEmpty, members.isEmpty {
-            members = Set(minimumCapacity: capacity)
-            order.reserveCapacity(capacity)
+        // Room in two steps: growing by doubling rehashed the set 14 times on the way to 16,384,
+        // which cost a bridge's first messages as much again as the inserts. The first step is
+        // small, so a bridge that receives a few messages keeps a small table (and one that
+        // receives none, none).
+        if order.count == reserved, reserved < capacity {
+            reserved = reserved == 0 ? min(capacity, Self.firstStep) : capacity
+            members.reserveCapacity(reserved)
+            order.reserveCapacity(reserved)
         }
         // One lookup: this runs for every message received.
         guard members.insert(id).inserted else { return false }

@@ -13,8 +13,6 @@ package final class EventLoop: Sendable {
     enum Job: Sendable {
         case run(@Sendable (LoopThread) -> Void)
         case signal(LoopSignal)
-        /// A job of a task that prefers this loop (see `EventLoop+TaskExecutor.swift`).
-        case task(UnownedJob)
     }
 
     private struct Queue: Sendable {

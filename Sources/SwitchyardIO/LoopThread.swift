@@ -138,8 +138,6 @@ package final class LoopThread: LoopScheduler {
             case .signal(let signal):
                 signal.rearm()
                 signals[signal.token]?()
-            case .task(let job):
-                job.runSynchronously(on: loop.asUnownedTaskExecutor())
             }
         }
         return true

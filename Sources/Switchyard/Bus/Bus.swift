@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import SwitchyardIO
 import SwitchyardStreams
 
 /// The bus: a store of JSON slices with dynamic actions, and the plugins a configuration names,
@@ -181,10 +180,7 @@ public final actor Bus {
                 await router.route(actions)
             }
         )
-        // The drainer runs on the process's event loop, where the control socket and the
-        // network plugins read: a loop turn's dispatches are reduced, answered and watched on
-        // the thread that read them. Without a loop (no descriptors left) it runs on the pool.
-        store.startDrainer(preferring: try? EventLoop.shared())
+        store.startDrainer()
         let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
                            journal: storage.flatMap { storage in

@@ -202,8 +202,7 @@ final class ControlHost: ConnectionHost {
             )
             outbox.appendReply(ControlReply.watching(actions: pattern, state: statePath))
             server.count { $0.watchers += 1 }
-            // On the loop, like the store's drainer: the lines are written where they are sent.
-            connection.watcher = Task(executorPreference: thread.loop) { await watcher.run() }
+            connection.watcher = Task { await watcher.run() }
         }
     }
 

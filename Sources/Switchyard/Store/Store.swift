@@ -101,15 +101,13 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
-    /// Starts the one task that reduces, on `executor` when one is given (the bus's event
-    /// loop, so that a socket's dispatches are reduced and answered on the thread that read
-    /// them), else on the shared pool. Inlinable, like `drain`, so the reducing loop of a
+    /// Starts the one task that reduces. Inlinable, like `drain`, so the reducing loop of a
     /// client's store is specialized for its state and action types.
     @inlinable
-    nonisolated func startDrainer(preferring executor: (any TaskExecutor)? = nil) {
+    nonisolated func startDrainer() {
         // The drainer holds the store only while it reduces, so a store nobody references is
         // freed; its deinit closes the inbox, which ends the drainer.
-        Task(executorPreference: executor) { [weak self, inbox] in
+        Task { [weak self, inbox] in
             while await inbox.waitForWork() {
                 guard let store = self else { return }
                 await store.drain()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SwitchyardIO
 import Synchronization
 import Testing
 @testable import Switchyard
@@ -21,8 +22,12 @@ struct DataDirectoryLockTests {
         let copy = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         try #require(copy >= 0)
         try #require(flock(copy, LOCK_EX | LOCK_NB) == 0)
-        let taken = Task.detached { () -> Result<Void, JournalError> in
-            Result { () throws(JournalError) in _ = try DataDirectoryLock(dataDirectory: path) }
+        // On a thread of its own: the lock waits by sleeping. A long wait, so that a loaded
+        // machine never runs out of it; the copy closes well within it.
+        let taken = Task {
+            await onThread { () -> Result<Void, JournalError> in
+                Result { () throws(JournalError) in _ = try DataDirectoryLock(dataDirectory: path, releaseWait: .seconds(60)) }
+            }
         }
         // Released while the new lock waits (or before it looks: either way it must be taken).
         try await Task.sleep(for: .milliseconds(50))

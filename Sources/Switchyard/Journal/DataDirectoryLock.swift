@@ -32,7 +32,9 @@ final class DataDirectoryLock: Sendable {
     /// - Throws: ``JournalError`` when another live bus holds the directory, when it or a file
     ///   in it breaks the ownership rules, or when it cannot be created or locked. Nothing in
     ///   the directory is written then.
-    init(dataDirectory: String) throws(JournalError) {
+    /// `releaseWait` is how long a lock this process released is waited for (default
+    /// ``releaseWait``).
+    init(dataDirectory: String, releaseWait: Duration = DataDirectoryLock.releaseWait) throws(JournalError) {
         try FileSystem.makeDirectories(dataDirectory)
         let descriptor = open(dataDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(path: dataDirectory, operation: "open", errno: errno) }
@@ -44,7 +46,7 @@ final class DataDirectoryLock: Sendable {
         }
         let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         do throws(JournalError) {
-            try Self.lock(descriptor, identity: identity, dataDirectory: dataDirectory)
+            try Self.lock(descriptor, identity: identity, dataDirectory: dataDirectory, releaseWait: releaseWait)
         } catch {
             close(descriptor)
             throw error
@@ -76,7 +78,7 @@ final class DataDirectoryLock: Sendable {
     /// Takes the lock, or throws ``JournalError/inUse(dataDirectory:owner:)`` naming the owner
     /// `bus.lock` records. A lock that reads as held by this process though none of its live
     /// locks holds it is one it just released (see ``releaseWait``): waited for, not refused.
-    private static func lock(_ descriptor: Int32, identity: Identity, dataDirectory: String) throws(JournalError) {
+    private static func lock(_ descriptor: Int32, identity: Identity, dataDirectory: String, releaseWait: Duration) throws(JournalError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: releaseWait)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

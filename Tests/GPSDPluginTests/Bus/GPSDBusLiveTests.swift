@@ -124,6 +124,10 @@ struct GPSDBusLiveTests {
         await bus.waitUntil("3 fixes; gpsfake said:\n\(first.log)") { $0.count(where: { $0.type == "gps/fix" }) >= 3 }
         first.stop()
         await bus.waitUntil("disconnected") { Self.gpsStatuses($0).last == "disconnected" }
+        // The location plugin answers the disconnection with an action of its own, later.
+        await bus.waitUntil("location unavailable") { actions in
+            actions.last { $0.type == "location/availability" }?.payload["availability"] == "unavailable"
+        }
         #expect(Self.availabilities(bus).last == "unavailable")
         let fixesBefore = bus.payloads("gps/fix").count
 

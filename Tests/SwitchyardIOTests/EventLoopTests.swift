@@ -39,6 +39,28 @@ struct EventLoopTests {
         await loop.shutDown()
     }
 
+    /// Work the loop queues for itself — from a job, a signal or a timer, with nothing else to
+    /// wake it — runs: a busy loop queues without a wake-up, so it must look before it waits.
+    @Test func workQueuedByTheLoopItselfRuns() async throws {
+        let loop = try EventLoop(name: "test.self-queued")
+        let seen = Recorder<Int>()
+        @Sendable func chain(_ step: Int) {
+            seen.append(step)
+            guard step < 300 else { return }
+            loop.execute { thread in
+                switch step % 3 {
+                case 0: chain(step + 1)
+                case 1: thread.makeSignal { chain(step + 1) }.fire()
+                default: thread.schedule(after: .zero) { loop.execute { _ in chain(step + 1) } }
+                }
+            }
+        }
+        loop.execute { _ in chain(0) }
+        await waitUntil("300 steps ran, each queued by the one before") { seen.count == 301 }
+        #expect(seen.all == Array(0...300))
+        await loop.shutDown()
+    }
+
     /// Timers fire in deadline order, and a cancelled one never fires.
     @Test func timers() async throws {
         let loop = try EventLoop(name: "test.timers")

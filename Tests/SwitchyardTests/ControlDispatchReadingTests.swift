@@ -1,7 +1,7 @@
 import Testing
 @testable import Switchyard
 
-/// The direct reading of plain dispatch requests (``ControlRequest/plainDispatch(_:)``) gives
+/// The direct reading of plain dispatch requests (``ControlRequest/plainDispatch(_:lastType:)``) gives
 /// exactly what the general reading gives, and leaves everything else to it.
 struct ControlDispatchReadingTests {
     /// The general reading: the whole line as JSON, then the request from it.
@@ -11,7 +11,10 @@ struct ControlDispatchReadingTests {
     }
 
     private func plain(_ line: String) -> BusAction? {
-        Array(line.utf8).withUnsafeBufferPointer { ControlRequest.plainDispatch($0) }
+        Array(line.utf8).withUnsafeBufferPointer { bytes in
+            var lastType: String?
+            return ControlRequest.plainDispatch(bytes, lastType: &lastType)
+        }
     }
 
     /// Plain dispatches, in any member order and spacing, are read directly and as the general

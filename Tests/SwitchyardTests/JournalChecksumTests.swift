@@ -37,10 +37,11 @@ struct JournalChecksumTests {
         var first: [UInt8] = []
         JournalSegmentHeader(first: 1, after: 0, previous: 0).append(to: &first)
         var chain: UInt32 = 0
-        for id in UInt64(1)...3 { JournalLine.append(journaled(id, payload: ["n": .integer(Int64(id))]), chain: &chain, to: &first) }
+        var times = JournalLine.TimeText()
+        for id in UInt64(1)...3 { JournalLine.append(journaled(id, payload: ["n": .integer(Int64(id))]), chain: &chain, times: &times, to: &first) }
         var second: [UInt8] = []
         JournalSegmentHeader(first: 4, after: 3, previous: chain).append(to: &second)
-        for id in UInt64(4)...5 { JournalLine.append(journaled(id, payload: ["n": .integer(Int64(id))]), chain: &chain, to: &second) }
+        for id in UInt64(4)...5 { JournalLine.append(journaled(id, payload: ["n": .integer(Int64(id))]), chain: &chain, times: &times, to: &second) }
         let mark = JournalMark(first: 4, length: second.count, sequence: 5, chain: chain, reserved: 5)
         return (layout, [layout.segmentPath(firstSequence: 1): first, layout.segmentPath(firstSequence: 4): second], mark)
     }

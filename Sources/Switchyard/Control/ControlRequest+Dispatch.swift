@@ -9,11 +9,6 @@
 /// (`id`, `time`), a duplicate, a name or `op` written with escapes, an invalid value,
 /// malformed JSON — which the general reading then reads, or reports with its exact error.
 extension ControlRequest {
-    static func plainDispatch(_ bytes: UnsafeBufferPointer<UInt8>) -> BusAction? {
-        var lastType: String?
-        return plainDispatch(bytes, lastType: &lastType)
-    }
-
     /// `lastType` is the type of the connection's dispatch before, if any: a client mostly
     /// sends one type over and over, and a type written as that one's bytes is that type,
     /// valid, without reading and checking it again (a fifth of the request's reading).

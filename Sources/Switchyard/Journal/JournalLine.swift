@@ -4,13 +4,8 @@ import Foundation
 /// object (``BusAction/json``), whose `id` is its sequence number, then a newline.
 enum JournalLine {
     /// Appends `action` as one checksummed line continuing the chain at `chain`, which then
-    /// holds the line's checksum.
-    static func append(_ action: BusAction, chain: inout UInt32, to output: inout [UInt8]) {
-        var times = TimeText()
-        append(action, chain: &chain, times: &times, to: &output)
-    }
-
-    /// Appends `action` as ``append(_:chain:to:)`` does, its time written through `times`.
+    /// holds the line's checksum; its time is written through `times`, which the writer keeps
+    /// from one action to the next.
     static func append(_ action: BusAction, chain: inout UInt32, times: inout TimeText, to output: inout [UInt8]) {
         chain = JournalRecord.append(to: &output, continuing: chain) { appendObject(action, times: &times, to: &$0) }
     }

@@ -135,10 +135,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
                 // entries become the queue where they are, stamped in place, and the sender
                 // keeps the queue's empty buffer; no entry is copied (each copy retained and
                 // released the action's payload).
-                for index in entries.indices {
-                    entries[index].sequence = state.nextSequence
-                    state.nextSequence &+= 1
-                }
+                for index in entries.indices { stamp(&entries[index], in: &state) }
                 swap(&state.queue, &entries)
             } else {
                 for index in entries.indices {
@@ -298,9 +295,15 @@ final class StoreInbox<Action: Sendable>: Sendable {
     @inlinable
     func admit(_ entry: Entry, into state: inout State) {
         var entry = entry
+        stamp(&entry, in: &state)
+        state.queue.append(entry)
+    }
+
+    /// Gives `entry` the next sequence number: the order it is reduced in.
+    @inlinable
+    func stamp(_ entry: inout Entry, in state: inout State) {
         entry.sequence = state.nextSequence
         state.nextSequence &+= 1
-        state.queue.append(entry)
     }
 
     /// How many of `count` arriving actions go into the queue now, with room reserved for

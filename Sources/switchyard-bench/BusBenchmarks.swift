@@ -45,6 +45,8 @@ func busBenchmarks() -> [BenchmarkCase] {
         BenchmarkCase(name: "bus.control-throughput.no-logger", unit: "actions/s",
                       measure: { await session.quietThroughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) },
                       note: { session.quietCPU.note }),
+        BenchmarkCase(name: "bus.control-throughput.relay", unit: "lines/s",
+                      measure: { await session.relayThroughput(lines: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) }),
         BenchmarkCase(name: "bus.rss-idle", unit: "MB", higherIsBetter: false, target: 30,
                       measure: { await session.idleResident() }, baseline: { await session.clientResident() }),
         BenchmarkCase(name: "bus.rss-1m", unit: "MB", higherIsBetter: false, target: 30,
@@ -72,6 +74,7 @@ private final class BusBenchSession: Sendable {
     private let loadedBus = Mutex<BenchBus?>(nil)
     private let quietBus = Mutex<BenchBus?>(nil)
     private let echo = Mutex<EchoServer?>(nil)
+    private let relay = Mutex<RelayServer?>(nil)
     private let samples = 20_000
     /// The bus's CPU per action in `bus.control-throughput` and in its `.no-logger` case.
     let loggerCPU = CPUPerAction()
@@ -113,6 +116,16 @@ private final class BusBenchSession: Sendable {
     func quietThroughput(actions: Int) async -> Double {
         let bus = bus(quietBus, configuration: BenchBus.defaultConfigurationWithoutLogger())
         return await onThread { bus.measureThroughput(actions: actions, clients: 4, cpu: self.quietCPU) }
+    }
+
+    func relayThroughput(lines: Int) async -> Double {
+        let server = relay.withLock { server in
+            if let server { return server }
+            let started = RelayServer()
+            server = started
+            return started
+        }
+        return await onThread { server.measureThroughput(lines: lines, clients: 4) }
     }
 
     func echoThroughput(lines: Int) async -> Double {

@@ -81,6 +81,9 @@ struct JSONParser {
         }
     }
 
+    /// The table every parsed object starts from (see ``parseObject()``); never mutated.
+    private static let emptyMembers = [String: JSON](minimumCapacity: 8)
+
     mutating func parseObject() throws(JSONParseError) -> JSON {
         try enterContainer()
         index += 1
@@ -91,11 +94,12 @@ struct JSONParser {
             return .object([:])
         }
         // Room for a typical object at once: growing one member at a time resized the table
-        // (and hashed every key again) at the 2nd, 4th and 7th member. Made with its capacity,
-        // not reserved after: `reserveCapacity` runs the standard library's unspecialized
-        // resize, which looked up the storage's generic metadata for every object parsed (a
-        // twentieth of the control socket's thread).
-        var members = [String: JSON](minimumCapacity: 8)
+        // (and hashed every key again) at the 2nd, 4th and 7th member. A copy of an empty
+        // table with that room, not a new one: making one (`minimumCapacity`, `reserveCapacity`)
+        // runs the standard library's unspecialized allocation, which looks up the storage's
+        // generic metadata for every object parsed; the copy takes the metadata from the
+        // original, and costs half the instructions (440 against 868 under callgrind).
+        var members = Self.emptyMembers
         while true {
             guard peek() == ASCII.quote else {
                 throw error("expected a string key for an object member, found \(found())")

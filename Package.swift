@@ -31,7 +31,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
-        .target(name: "Switchyard", dependencies: ["SwitchyardStreams", "SwitchyardIO"]),
+        .target(name: "Switchyard", dependencies: ["SwitchyardStreams", "SwitchyardIO", "CSwitchyardChecksum"]),
+        // The processor's CRC-32C instruction for the journal's checksums, which Swift cannot reach.
+        .target(name: "CSwitchyardChecksum"),
         // The one event loop (epoll, timers, sockets, pipes, children) under the control server
         // and the plugins; package-internal, no product.
         .target(name: "SwitchyardIO", dependencies: ["CSwitchyardIO"]),

@@ -1,9 +1,13 @@
+import CSwitchyardChecksum
+
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of iSCSI, ext4 and
-/// Btrfs, computed with slicing-by-8 tables.
+/// Btrfs: with the processor's CRC-32C instruction where it has one (x86-64 with SSE 4.2),
+/// elsewhere with slicing-by-8 tables.
 ///
 /// The journal checksums every line it writes over the bytes it already serialized, so the
-/// checksum adds no allocation to the append path; eight table lookups per eight bytes keep it
-/// at a small fraction of the cost of building the line. A running value continues from a
+/// checksum adds no allocation to the append path. The instruction takes eight bytes a step
+/// where the tables take about thirty instructions; on the control path's journal lines it
+/// was a twentieth of the bus's instructions per action. A running value continues from a
 /// previous one (``update(_:_:)``), which is how journal lines chain: each line's checksum
 /// starts from the previous line's.
 enum CRC32C {
@@ -22,6 +26,15 @@ enum CRC32C {
 
     /// Advances the raw (pre-inverted) register over `bytes`.
     static func update(_ register: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard hardware, let start = bytes.baseAddress else { return updateWithTables(register, bytes) }
+        return csum_crc32c_update(register, start, bytes.count)
+    }
+
+    /// Whether this processor has the CRC-32C instruction.
+    static let hardware = csum_crc32c_hardware() != 0
+
+    /// ``update(_:_:)`` with the portable tables, whatever the processor has.
+    static func updateWithTables(_ register: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc = register
         var index = 0
         let count = bytes.count

@@ -207,7 +207,7 @@ final class ControlHost: ConnectionHost {
     }
 
     /// Adds a dispatch of `connection` to this turn's hand-over.
-    private func gather(_ action: BusAction, of connection: ControlConnection) {
+    private func gather(_ action: consuming BusAction, of connection: ControlConnection) {
         pendingDispatches.append(StoreInbox.Entry(action: action, completion: connection.dispatchCompletion))
         if let last = pendingRuns.last, last.connection === connection {
             pendingRuns[pendingRuns.count - 1].end = pendingDispatches.count

@@ -164,13 +164,8 @@ public final actor Bus {
                 let now = BusClock.now()
                 for index in entries.indices {
                     if !secrets.isEmpty { entries[index].action = secrets.redact(entries[index].action) }
-                    entries[index].action.id = entries[index].sequence
                     // A replayed action keeps its recorded time, so reducers see what they saw.
-                    if entries[index].action.keepsTime {
-                        entries[index].action.keepsTime = false
-                    } else {
-                        entries[index].action.time = now
-                    }
+                    entries[index].action.stamp(id: entries[index].sequence, now: now)
                 }
             },
             commit: commit,

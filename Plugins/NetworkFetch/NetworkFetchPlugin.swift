@@ -65,7 +65,9 @@ public struct NetworkFetchPlugin: Plugin {
     /// the rule that only the current request's result counts.
     public var slice: StateSlice? {
         let reducer = LoadableSlice(source: name, prefix: configuration.prefix)
-        return StateSlice(initial: LoadableSlice.initial) { slice, action in reducer.reduce(&slice, action) }
+        return StateSlice(initial: LoadableSlice.initial, actions: TypePattern("\(configuration.prefix)/*") ?? .all) { slice, action in
+            reducer.reduce(&slice, action)
+        }
     }
 
     /// Handles triggers under the configured policy until cancelled, on one URLSession that is

@@ -56,7 +56,8 @@ final class SliceTable: Sendable {
     }
 }
 
-/// Builds the bus store: state is an object with one slice per plugin that keeps one.
+/// Builds the bus store: state is an object with one slice per plugin that keeps one, each
+/// handed only the actions its ``StateSlice/actions`` pattern matches.
 ///
 /// A `bus/reloaded` action from the bus removes the slices its payload lists under
 /// `droppedSlices` (plugins removed, or replaced by another kind); slices of plugins added by
@@ -81,21 +82,27 @@ enum BusStateReducer {
 
     static func reducer(_ table: SliceTable) -> @Sendable (inout JSON, BusAction) -> Void {
         { state, action in
-            if action.type == reloadedType, action.source == "bus", let dropped = action.payload["droppedSlices"]?.arrayValue {
+            let reloaded = action.type == reloadedType && action.source == "bus"
+            if reloaded, let dropped = action.payload["droppedSlices"]?.arrayValue {
                 for name in dropped.compactMap(\.stringValue) { state[name] = nil }
             }
             let slices = table.current
-            guard !slices.isEmpty, case .object(var members) = state else { return }
+            // Only the slices that follow this action's type are looked up and handed it; on a
+            // reload every slice is looked up, as that is when the slices it added appear.
+            guard let first = slices.firstIndex(where: { reloaded || $0.slice.actions.matches(action.type) }),
+                  case .object(var members) = state else { return }
             // Release the enum's reference so each slice is mutated in place, not copied.
             state = .null
-            for index in slices.indices {
+            for index in slices[first...].indices {
+                let follows = slices[index].slice.actions.matches(action.type)
+                guard follows || reloaded else { continue }
                 // Through the value's index: the `default:` subscript cost two allocations and
                 // a copy of the initial value per slice and action, most of the reducer's time.
                 if let position = members.index(forKey: slices[index].name) {
-                    slices[index].slice.reduce(&members.values[position], action)
+                    if follows { slices[index].slice.reduce(&members.values[position], action) }
                 } else {
                     var value = slices[index].slice.initial
-                    slices[index].slice.reduce(&value, action)
+                    if follows { slices[index].slice.reduce(&value, action) }
                     members[slices[index].name] = value
                 }
             }

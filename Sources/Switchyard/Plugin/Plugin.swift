@@ -80,13 +80,20 @@ public struct ActionSubscription: Sendable, Hashable {
 public struct StateSlice: Sendable {
     /// The slice's value before any action.
     public var initial: JSON
-    /// Folds one action into the slice. Runs on the bus for every action, also when the
-    /// journal is replayed after a restart, so it must be pure and fast.
+    /// The action types the slice follows; the bus does not call ``reduce`` for others.
+    /// Default: all of them.
+    public var actions: TypePattern
+    /// Folds one action into the slice. Runs on the bus for every action ``actions`` matches,
+    /// also when the journal is replayed after a restart, so it must be pure and fast.
     public var reduce: @Sendable (inout JSON, BusAction) -> Void
 
-    /// Creates a slice from its initial value and reducer.
-    public init(initial: JSON, reduce: @escaping @Sendable (inout JSON, BusAction) -> Void) {
+    /// Creates a slice from its initial value and reducer, which the bus calls for the actions
+    /// `actions` matches (default: every action). Naming the types a slice follows, usually
+    /// `NAME/*`, spares every other action a lookup of the slice in the state: a bus with a
+    /// few slices reduces each action faster by as many.
+    public init(initial: JSON, actions: TypePattern = .all, reduce: @escaping @Sendable (inout JSON, BusAction) -> Void) {
         self.initial = initial
+        self.actions = actions
         self.reduce = reduce
     }
 }

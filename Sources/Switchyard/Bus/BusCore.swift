@@ -165,10 +165,15 @@ final class BusCounters: Sendable {
                 } else {
                     counts.otherTypes &+= run
                 }
-                // By index: a `for … in` copied each action only to read it.
-                for index in start..<end {
-                    if let outcome = Self.outcome(of: actions[index]), counts.outcomes.count < Self.trackedTypes || counts.outcomes[outcome] != nil {
-                        counts.outcomes[outcome, default: 0] &+= 1
+                // Once a run: its actions share type and source, which decide whether they are
+                // outcomes at all; only a failure's kind is each action's own.
+                if let outcome = Self.outcome(type: type, source: source) {
+                    for index in start..<end {
+                        let counted = Outcome(plugin: source, outcome: outcome,
+                                              kind: outcome == "failed" ? actions[index].payload["kind"]?.stringValue ?? "unknown" : "")
+                        if counts.outcomes.count < Self.trackedTypes || counts.outcomes[counted] != nil {
+                            counts.outcomes[counted, default: 0] &+= 1
+                        }
                     }
                 }
                 start = end
@@ -176,16 +181,12 @@ final class BusCounters: Sendable {
         }
     }
 
-    private static func outcome(of action: BusAction) -> Outcome? {
-        // The last byte first: most types end in neither word, and this runs per action.
-        guard action.type.utf8.last == UInt8(ascii: "d") else { return nil }
-        let source = action.source
-        if action.type.utf8.count == source.utf8.count + 7, action.type.hasPrefix(source) {
-            if action.type.hasSuffix("/loaded") { return Outcome(plugin: source, outcome: "loaded", kind: "") }
-            if action.type.hasSuffix("/failed") {
-                return Outcome(plugin: source, outcome: "failed", kind: action.payload["kind"]?.stringValue ?? "unknown")
-            }
-        }
+    /// `loaded` or `failed` when `type` is `SOURCE/loaded` or `SOURCE/failed`; `nil` otherwise.
+    private static func outcome(type: String, source: String) -> String? {
+        // The last byte first: most types end in neither word.
+        guard type.utf8.last == UInt8(ascii: "d"), type.utf8.count == source.utf8.count + 7, type.hasPrefix(source) else { return nil }
+        if type.hasSuffix("/loaded") { return "loaded" }
+        if type.hasSuffix("/failed") { return "failed" }
         return nil
     }
 

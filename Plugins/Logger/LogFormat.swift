@@ -17,41 +17,32 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable {
     /// Appends the line for `action`, without its newline, to `output`: the logger writes every
     /// action, so its lines go straight into the writer's buffer instead of through strings.
     public func append(_ action: BusAction, to output: inout [UInt8]) {
+        var times = TimestampText()
+        append(action, times: &times, to: &output)
+    }
+
+    /// Appends the line for `action` as ``append(_:to:)`` does, its time written through
+    /// `times`, which the logger keeps from one action to the next (a batch shares one time).
+    package func append(_ action: BusAction, times: inout TimestampText, to output: inout [UInt8]) {
         switch self {
         case .json:
             action.json.serialize(into: &output)
         case .text:
-            Timestamp.appendISO8601(action.time, to: &output)
-            output.append(contentsOf: " #".utf8)
-            appendDecimal(action.id, to: &output)
+            times.append(action.time, to: &output)
+            LineBytes.append(" #", to: &output)
+            LineBytes.appendDecimal(action.id, to: &output)
             output.append(UInt8(ascii: " "))
-            output.append(contentsOf: action.type.utf8)
-            output.append(contentsOf: " source=".utf8)
-            output.append(contentsOf: action.source.utf8)
+            LineBytes.append(action.type, to: &output)
+            LineBytes.append(" source=", to: &output)
+            LineBytes.append(action.source, to: &output)
             if let cause = action.cause {
-                output.append(contentsOf: " cause=#".utf8)
-                appendDecimal(cause, to: &output)
+                LineBytes.append(" cause=#", to: &output)
+                LineBytes.appendDecimal(cause, to: &output)
             }
             if !action.payload.isNull {
                 output.append(UInt8(ascii: " "))
                 action.payload.serialize(into: &output)
             }
-        }
-    }
-
-    private func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var rest = value
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") &+ UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            output.append(contentsOf: buffer[start...])
         }
     }
 }

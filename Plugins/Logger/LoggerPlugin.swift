@@ -61,12 +61,13 @@ public struct LoggerPlugin: Plugin {
         var reportedDrops = 0
         var iterator = context.actions.makeAsyncIterator()
         var actions: [BusAction] = []
+        var times = TimestampText()
         while let first = await iterator.next() {
             // Every action the subscription already handed over goes to the writer at once:
             // one lock and at most one wake-up of its thread for the lot.
             actions.append(first)
             while iterator.takenCount > 0, actions.count < Self.batchLines, let next = await iterator.next() { actions.append(next) }
-            writer.write(count: actions.count) { index, bytes in format.append(actions[index], to: &bytes) }
+            writer.write(count: actions.count) { index, bytes in format.append(actions[index], times: &times, to: &bytes) }
             actions.removeAll(keepingCapacity: true)
             let drops = context.actions.droppedCount + writer.droppedCount
             if drops > reportedDrops {

@@ -18,6 +18,22 @@ struct LoggerFormatTests {
         #expect(LogFormat.text.line(for: action) == #"2023-11-14T22:13:20.125Z #42 gps/fix source=gps cause=#41 {"lat":52.5,"mode":3}"#)
     }
 
+    /// Lines written one after another through one remembered time are each the line of its
+    /// own action: a repeated time, a new one, and a year without four digits.
+    @Test func linesShareTheirTimeTextOnlyWhenTheTimeRepeats() {
+        var later = action
+        later.time = Date(timeIntervalSince1970: 1_700_000_001.5)
+        var farFuture = action
+        farFuture.time = Date(timeIntervalSince1970: 253_402_300_800)
+        var times = TimestampText()
+        for next in [action, action, later, farFuture, action] {
+            var bytes: [UInt8] = []
+            LogFormat.text.append(next, times: &times, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == LogFormat.text.line(for: next))
+        }
+        #expect(LogFormat.text.line(for: farFuture).hasPrefix("10000-01-01T00:00:00.000Z #42 "))
+    }
+
     /// A JSON line is the whole action, readable back as the same action.
     @Test func jsonLineRoundTrips() throws {
         let line = LogFormat.json.line(for: action)

@@ -53,7 +53,7 @@ struct JournalChecksumTests {
         var first: [UInt8] = []
         JournalSegmentHeader(first: 1, after: 0, previous: 0).append(to: &first)
         var chain: UInt32 = 0
-        var times = JournalLine.TimeText()
+        var times = TimestampText()
         for id in UInt64(1)...3 { JournalLine.append(journaled(id, payload: ["n": .integer(Int64(id))]), chain: &chain, times: &times, to: &first) }
         var second: [UInt8] = []
         JournalSegmentHeader(first: 4, after: 3, previous: chain).append(to: &second)

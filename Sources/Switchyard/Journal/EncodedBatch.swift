@@ -28,7 +28,7 @@ final class EncodedBatch: Sendable {
         bytes.reserveCapacity(actions.count * 128)
         var spans: [Span] = []
         spans.reserveCapacity(actions.count)
-        var times = JournalLine.TimeText()
+        var times = TimestampText()
         for index in actions.indices {
             let start = bytes.count
             JournalLine.appendObject(actions[index], times: &times, to: &bytes)

@@ -6,7 +6,7 @@ enum JournalLine {
     /// Appends `action` as one checksummed line continuing the chain at `chain`, which then
     /// holds the line's checksum; its time is written through `times`, which the writer keeps
     /// from one action to the next.
-    static func append(_ action: BusAction, chain: inout UInt32, times: inout TimeText, to output: inout [UInt8]) {
+    static func append(_ action: BusAction, chain: inout UInt32, times: inout TimestampText, to output: inout [UInt8]) {
         chain = JournalRecord.append(to: &output, continuing: chain) { appendObject(action, times: &times, to: &$0) }
     }
 
@@ -29,13 +29,13 @@ enum JournalLine {
 
     /// Appends `action` as `action.json.serialized()` would, without a newline.
     static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
-        var times = TimeText()
+        var times = TimestampText()
         appendObject(action, times: &times, to: &output)
     }
 
     /// Appends `action` as ``appendObject(_:to:)`` does, its time written through `times`,
     /// which the writers of many actions keep from one to the next.
-    static func appendObject(_ action: BusAction, times: inout TimeText, to output: inout [UInt8]) {
+    static func appendObject(_ action: BusAction, times: inout TimestampText, to output: inout [UInt8]) {
         // The members around the payload each go in with one append (see ``LineScratch``);
         // `{"cause":N,"id":N,"payload":` takes at most 9 + 20 + 6 + 20 + 11 bytes.
         LineScratch.append(capacity: 72, to: &output) { line in
@@ -72,27 +72,6 @@ enum JournalLine {
         LineBytes.append(#"","type":"#, to: &output)
         JSONWriter.writeString(action.type, into: &output)
         output.append(UInt8(ascii: "}"))
-    }
-
-    /// The text of the last time written, kept because every action of a reduced batch
-    /// carries the same time (the bus stamps a batch at once): formatting it was a twentieth
-    /// of the journal writer's instructions.
-    struct TimeText {
-        private var time: Date?
-        private var bytes: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        private var length = 0
-
-        /// Writes `date`'s text (24 bytes); `false`, writing nothing, for a year without four
-        /// digits.
-        mutating func append(_ date: Date, to line: inout LineScratch) -> Bool {
-            if time != date {
-                length = withUnsafeMutableBytes(of: &bytes) { Timestamp.write(date, into: $0.bindMemory(to: UInt8.self)) }
-                time = date
-            }
-            guard length > 0 else { return false }
-            withUnsafeBytes(of: bytes) { line.append(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
-            return true
-        }
     }
 
     /// Reads one line (without its newline) back into an action; every field the writer

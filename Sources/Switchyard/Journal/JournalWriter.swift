@@ -132,7 +132,7 @@ final class JournalWriter: Sendable {
         var chain = state.chain
         var spans: [EncodedBatch.Span] = []
         var count = 0
-        var times = JournalLine.TimeText()
+        var times = TimestampText()
         for actions in batches {
             count += actions.count
             spans.reserveCapacity(count)

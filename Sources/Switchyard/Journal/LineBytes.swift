@@ -12,6 +12,14 @@ package enum LineBytes {
         text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
+    /// Appends the UTF-8 bytes of `text` at once: through `String.UTF8View`, `append(contentsOf:)`
+    /// took the element-by-element path.
+    @inline(__always)
+    package static func append(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { output.append(contentsOf: $0) }
+    }
+
     /// Appends `value` in decimal, as `String(value)` spells it (through ``LineScratch``, which
     /// writes the digits).
     package static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {

@@ -5,10 +5,11 @@ import Foundation
 /// `id` and `time` are stamped when the bus accepts the action, so ids are strictly increasing
 /// in the order actions are reduced (the journal's sequence numbers); until then both are zero.
 public struct BusAction: Sendable, Hashable {
-    /// The action's values in one shared box that never changes: a copy of an action is one
-    /// reference retained, where a copy of the values retained both strings and the payload,
+    /// The strings and the payload in one shared box that never changes: a copy of an action is
+    /// one reference retained, where a copy of the values retained both strings and the payload,
     /// and a bus copies each action many times on its way (inbox, reducer, journal, every
-    /// subscriber's buffer). A change puts the changed values in a new box.
+    /// subscriber's buffer). A change to one of them puts the three in a new box; the numbers
+    /// beside the box change in place, so the bus stamps an action without a new box.
     private var box: Box
 
     /// The action type, lower-case `domain/event`, such as `location/changed`.
@@ -24,16 +25,10 @@ public struct BusAction: Sendable, Hashable {
     }
 
     /// The sequence number the bus gave the action; 0 before the bus accepted it.
-    public var id: UInt64 {
-        get { box.values.id }
-        set { change { $0.id = newValue } }
-    }
+    public var id: UInt64
 
     /// When the bus accepted the action.
-    public var time: Date {
-        get { box.values.time }
-        set { change { $0.time = newValue } }
-    }
+    public var time: Date
 
     /// The plugin that emitted the action, `control` for the control socket, `bus` for
     /// lifecycle actions.
@@ -43,46 +38,45 @@ public struct BusAction: Sendable, Hashable {
     }
 
     /// The id of the action that led to this one; `nil` for an origin.
-    public var cause: UInt64? {
-        get { box.values.cause }
-        set { change { $0.cause = newValue } }
-    }
+    public var cause: UInt64?
 
     /// Set only while a recorded action is on its way into a bus (``Bus/dispatchRecorded(_:)``):
     /// the bus then keeps `time` instead of stamping it, and clears the flag.
-    var keepsTime: Bool {
-        get { box.values.keepsTime }
-        set { change { $0.keepsTime = newValue } }
-    }
+    var keepsTime = false
 
     /// Creates an action to emit; the bus stamps `id` and `time` when it accepts it.
     public init(type: String, payload: JSON = .null, source: String, cause: UInt64? = nil) {
-        box = Box(Values(type: type, payload: payload, id: 0, time: Date(timeIntervalSince1970: 0),
-                         source: source, cause: cause, keepsTime: false))
+        self.init(type: type, payload: payload, id: 0, time: Date(timeIntervalSince1970: 0), source: source, cause: cause)
     }
 
     /// Creates a fully specified action, as read back from a journal or the control socket.
     public init(type: String, payload: JSON, id: UInt64, time: Date, source: String, cause: UInt64?) {
-        box = Box(Values(type: type, payload: payload, id: id, time: time, source: source, cause: cause, keepsTime: false))
+        box = Box(Values(type: type, payload: payload, source: source))
+        self.id = id
+        self.time = time
+        self.cause = cause
     }
 
     /// Gives the action the id the bus accepted it with and, unless it keeps its recorded time
-    /// (which clears the flag), `now`: one new box where setting each would make two.
+    /// (which clears the flag), `now`.
     mutating func stamp(id: UInt64, now: Date) {
-        change { values in
-            values.id = id
-            if values.keepsTime { values.keepsTime = false } else { values.time = now }
-        }
+        self.id = id
+        if keepsTime { keepsTime = false } else { time = now }
     }
 
     /// Whether two actions have the same values (type, payload, id, time, source, cause).
     public static func == (lhs: BusAction, rhs: BusAction) -> Bool {
-        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+        lhs.id == rhs.id && lhs.time == rhs.time && lhs.cause == rhs.cause && lhs.keepsTime == rhs.keepsTime
+            && (lhs.box === rhs.box || lhs.box.values == rhs.box.values)
     }
 
     /// Hashes the values `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(box.values)
+        hasher.combine(id)
+        hasher.combine(time)
+        hasher.combine(cause)
+        hasher.combine(keepsTime)
     }
 
     private mutating func change(_ body: (inout Values) -> Void) {
@@ -94,11 +88,7 @@ public struct BusAction: Sendable, Hashable {
     private struct Values: Sendable, Hashable {
         var type: String
         var payload: JSON
-        var id: UInt64
-        var time: Date
         var source: String
-        var cause: UInt64?
-        var keepsTime: Bool
     }
 
     private final class Box: Sendable {

@@ -111,15 +111,18 @@ struct TrackExportTests {
              {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}, "distanceFilter": 0}]
             """)
         // The capture plays once, in about 7 s: held until the bus watches, or a bus that
-        // starts slowly on a loaded machine connects after the last fix.
+        // starts slowly on a loaded machine connects after the last fix. Watching shows as
+        // `connected`, or as `no-device` when gpsfake had not yet added its device to gpsd: a
+        // device added later is announced only once data flows, so waiting for `connected`
+        // alone never ended (seen once under load; the cause found in GPSDBusLiveTests).
         var lastState = ""
         let watching = try await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
             lastState = try await bus.client(["state", "gps", "--json"]).stdout
-            return object(lastState)["status"] as? String == "connected"
+            return ["connected", "no-device"].contains(object(lastState)["status"] as? String)
         }
-        // The plugin's state and the bus's log say which step failed (connecting, no device,
-        // stale before the first look, a lost connection): seen once under load, not reproduced.
-        #expect(watching, "the gpsd plugin never connected; last state: \(lastState)\nbus: \(bus.process.stderr.suffix(3000))\ngpsd: \(gpsd.log.prefix(2000))")
+        // The plugin's state and the bus's log say which step failed (connecting, stale before
+        // the first look, a lost connection).
+        #expect(watching, "the gpsd plugin never watched; last state: \(lastState)\nbus: \(bus.process.stderr.suffix(3000))\ngpsd: \(gpsd.log.prefix(2000))")
         gpsd.release()
         let recorded = try await eventually(timeout: .seconds(60), interval: .milliseconds(200)) {
             try await bus.client(["journal", "show", "location/changed"]).stdout.split(separator: "\n").count >= 5

@@ -26,6 +26,9 @@ import Synchronization
 ///   Both throughput cases note the bus process's own CPU time (user and system, all its
 ///   threads) per action in the measured runs, which the clients' share of the two cores and
 ///   the neighbours' load do not move as they move the figure.
+/// - `bus.control-throughput.relay`: the same clients and watcher against ``RelayServer``, which
+///   sends the bus's bytes and does none of its work; against the echo server, the ratio no bus
+///   can pass with these clients on this machine.
 /// - `bus.rss-idle`: the bus's resident memory after start-up with the default configuration.
 ///   Baseline: an idle `switchyard tail` process, the floor of the same executable.
 /// - `bus.rss-1m`: the bus's resident memory after a further 1,000,000 actions; each repetition

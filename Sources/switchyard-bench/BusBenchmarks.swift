@@ -300,30 +300,38 @@ final class BenchBus: Sendable {
     /// Actions received by a watcher per second while `clients` dispatch, pipelined; records the
     /// bus process's CPU time for them in `cpu`.
     func measureThroughput(actions: Int, clients: Int, cpu: CPUPerAction? = nil) -> Double {
-        guard let watcher = try? SocketLine(path: socketPath) else { return 0 }
-        watcher.write(Array(#"{"op":"watch","actions":"load/*"}"#.utf8) + [10])
-        _ = watcher.readLine()
-        let request = Array(#"{"op":"dispatch","action":{"type":"load/n","payload":{"n":1}}}"#.utf8) + [10]
-        let perClient = actions / clients
-        let clock = ContinuousClock()
-        let start = clock.now
         let cpuBefore = CPUPerAction.processTime(of: process.processIdentifier)
-        let group = DispatchGroup()
-        for _ in 0..<clients {
-            group.enter()
-            let thread = Thread { [socketPath] in
-                defer { group.leave() }
-                guard let client = try? SocketLine(path: socketPath) else { return }
-                pipeline(client, request: request, count: perClient, window: 64)
-            }
-            thread.start()
-        }
-        var received = 0
-        while received < perClient * clients, watcher.readLine() != nil { received += 1 }
-        group.wait()
-        cpu?.record(CPUPerAction.processTime(of: process.processIdentifier) - cpuBefore, actions: received)
-        return Double(received) / (clock.now - start).secondsValue
+        guard let run = watchedThroughput(socketPath: socketPath, actions: actions, clients: clients) else { return 0 }
+        cpu?.record(CPUPerAction.processTime(of: process.processIdentifier) - cpuBefore, actions: run.received)
+        return Double(run.received) / run.seconds
     }
+}
+
+/// Watches `load/*` on the control socket at `socketPath` while `clients` connections dispatch
+/// `actions` `load/n` actions between them, each keeping 64 unanswered; returns how many the
+/// watcher received and the seconds from the first dispatch to the last reply. `nil` when the
+/// watcher cannot connect.
+func watchedThroughput(socketPath: String, actions: Int, clients: Int) -> (received: Int, seconds: Double)? {
+    guard let watcher = try? SocketLine(path: socketPath) else { return nil }
+    watcher.write(Array(#"{"op":"watch","actions":"load/*"}"#.utf8) + [10])
+    _ = watcher.readLine()
+    let request = Array(#"{"op":"dispatch","action":{"type":"load/n","payload":{"n":1}}}"#.utf8) + [10]
+    let perClient = actions / clients
+    let clock = ContinuousClock()
+    let start = clock.now
+    let group = DispatchGroup()
+    for _ in 0..<clients {
+        group.enter()
+        Thread {
+            defer { group.leave() }
+            guard let client = try? SocketLine(path: socketPath) else { return }
+            pipeline(client, request: request, count: perClient, window: 64)
+        }.start()
+    }
+    var received = 0
+    while received < perClient * clients, watcher.readLine() != nil { received += 1 }
+    group.wait()
+    return (received, (clock.now - start).secondsValue)
 }
 
 /// Writes `count` requests keeping `window` unanswered, and reads every reply.

@@ -69,25 +69,7 @@ final class RelayServer: Sendable {
 
     /// Lines the watcher received per second while `clients` dispatch pipelined, as the bus case.
     func measureThroughput(lines: Int, clients: Int) -> Double {
-        guard let watcher = try? SocketLine(path: path) else { return 0 }
-        watcher.write(Array(#"{"op":"watch","actions":"load/*"}"#.utf8) + [10])
-        _ = watcher.readLine()
-        let request = Array(#"{"op":"dispatch","action":{"type":"load/n","payload":{"n":1}}}"#.utf8) + [10]
-        let perClient = lines / clients
-        let clock = ContinuousClock()
-        let start = clock.now
-        let group = DispatchGroup()
-        for _ in 0..<clients {
-            group.enter()
-            Thread { [path] in
-                defer { group.leave() }
-                guard let client = try? SocketLine(path: path) else { return }
-                pipeline(client, request: request, count: perClient, window: 64)
-            }.start()
-        }
-        var received = 0
-        while received < perClient * clients, watcher.readLine() != nil { received += 1 }
-        group.wait()
-        return Double(received) / (clock.now - start).secondsValue
+        guard let run = watchedThroughput(socketPath: path, actions: lines, clients: clients) else { return 0 }
+        return Double(run.received) / run.seconds
     }
 }

@@ -77,7 +77,7 @@ public struct NATSPlugin: Plugin {
     /// `state.NAME`: status, url, server, lastError, failures, dropped and counters.
     public var slice: StateSlice? {
         StateSlice(initial: NATSStatusSlice.initial(url: settings.endpoints.first?.description ?? ""),
-                   actions: TypePattern("\(name)/*") ?? .all, reduce: NATSStatusSlice.reducer(name: name))
+                   actions: .domain(name), reduce: NATSStatusSlice.reducer(name: name))
     }
 
     /// Bridges until the bus stops the plugin; never throws, since every failure is reported

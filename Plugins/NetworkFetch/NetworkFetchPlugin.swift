@@ -65,7 +65,7 @@ public struct NetworkFetchPlugin: Plugin {
     /// the rule that only the current request's result counts.
     public var slice: StateSlice? {
         let reducer = LoadableSlice(source: name, prefix: configuration.prefix)
-        return StateSlice(initial: LoadableSlice.initial, actions: TypePattern("\(configuration.prefix)/*") ?? .all) { slice, action in
+        return StateSlice(initial: LoadableSlice.initial, actions: .domain(configuration.prefix)) { slice, action in
             reducer.reduce(&slice, action)
         }
     }

@@ -14,7 +14,7 @@ enum GPSDSlice {
         let device = "\(name)/device"
         let fix = "\(name)/fix"
         let satellites = "\(name)/satellites"
-        return StateSlice(initial: initial, actions: TypePattern("\(name)/*") ?? .all) { state, action in
+        return StateSlice(initial: initial, actions: .domain(name)) { state, action in
             switch action.type {
             case status:
                 state["status"] = action.payload["status"] ?? .null

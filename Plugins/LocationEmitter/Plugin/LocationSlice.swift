@@ -10,7 +10,7 @@ enum LocationSlice {
     static func slice(name: String) -> StateSlice {
         let availability = "\(name)/availability"
         let changed = "\(name)/changed"
-        return StateSlice(initial: initial, actions: TypePattern("\(name)/*") ?? .all) { state, action in
+        return StateSlice(initial: initial, actions: .domain(name)) { state, action in
             switch action.type {
             case availability: state["availability"] = action.payload["availability"] ?? .null
             case changed: state["location"] = action.payload

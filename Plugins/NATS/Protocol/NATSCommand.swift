@@ -44,10 +44,7 @@ enum NATSCommand {
         // would copy it for every operation added.
         if output.isEmpty { output.reserveCapacity(subject.utf8.count + headers.count + payload.count + 128) }
         output.append(contentsOf: (headers.isEmpty ? "PUB " : "HPUB ").utf8)
-        // Copied in place from the string's storage: appending the UTF-8 view went byte by byte.
-        if subject.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
-            output.append(contentsOf: subject.utf8)
-        }
+        LineBytes.append(subject, to: &output)
         reply(&output)
         if !headers.isEmpty {
             output.append(UInt8(ascii: " "))

@@ -34,6 +34,12 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `NAME/*`, the actions a plugin called `name` emits about itself; every action when `name`
+    /// is no valid domain (a plugin made in code under such a name).
+    package static func domain(_ name: String) -> TypePattern {
+        TypePattern(name + "/*") ?? .all
+    }
+
     /// Whether `type` is matched by this pattern.
     public func matches(_ type: String) -> Bool {
         switch form {

@@ -83,23 +83,21 @@ private final class BusBenchSession: Sendable {
     let loggerCPU = CPUPerAction()
     let quietCPU = CPUPerAction()
 
-    private func bus(_ slot: borrowing Mutex<BenchBus?>, configuration: Data? = nil) -> BenchBus {
-        slot.withLock { bus in
-            if let bus { return bus }
-            let started = BenchBus.start(configuration: configuration)
-            bus = started
+    /// What `slot` holds, started with `start` on first use.
+    private func started<Value>(_ slot: borrowing Mutex<Value?>, _ start: () -> Value) -> Value {
+        slot.withLock { value in
+            if let value { return value }
+            let started = start()
+            value = started
             return started
         }
     }
 
-    private var echoServer: EchoServer {
-        echo.withLock { server in
-            if let server { return server }
-            let started = EchoServer()
-            server = started
-            return started
-        }
+    private func bus(_ slot: borrowing Mutex<BenchBus?>, configuration: Data? = nil) -> BenchBus {
+        started(slot) { BenchBus.start(configuration: configuration) }
     }
+
+    private var echoServer: EchoServer { started(echo) { EchoServer() } }
 
     func latency() async -> Percentiles {
         let bus = bus(latencyBus)
@@ -122,12 +120,7 @@ private final class BusBenchSession: Sendable {
     }
 
     func relayThroughput(lines: Int) async -> Double {
-        let server = relay.withLock { server in
-            if let server { return server }
-            let started = RelayServer()
-            server = started
-            return started
-        }
+        let server = started(relay) { RelayServer() }
         return await onThread { server.measureThroughput(lines: lines, clients: 4) }
     }
 
@@ -355,38 +348,22 @@ func pipeline(_ client: SocketLine, request: [UInt8], count: Int, window: Int) {
 /// Echoes every byte back on each connection, one thread per connection.
 private final class EchoServer: Sendable {
     let path: String
-    private let listener: Int32
 
     init() {
-        var template = Array("/tmp/sy-echo-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)) + "/echo.sock"
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        listener = descriptor
-        _ = try? UnixAddress.with(path) { address, length in bind(descriptor, address, length) }
-        listen(descriptor, 64)
-        let thread = Thread {
-            let listener = descriptor
+        path = serveUnixSocket(named: "echo") { connection in
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
             while true {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { continue }
-                let echo = Thread {
-                    var buffer = [UInt8](repeating: 0, count: 64 << 10)
-                    while true {
-                        let count = recv(connection, &buffer, buffer.count, 0)
-                        guard count > 0 else { break }
-                        var offset = 0
-                        while offset < count {
-                            let sent = buffer[offset..<count].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                            guard sent > 0 else { break }
-                            offset += sent
-                        }
-                    }
-                    close(connection)
+                let count = recv(connection, &buffer, buffer.count, 0)
+                guard count > 0 else { break }
+                var offset = 0
+                while offset < count {
+                    let sent = buffer[offset..<count].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard sent > 0 else { break }
+                    offset += sent
                 }
-                echo.start()
             }
+            close(connection)
         }
-        thread.start()
     }
 
     func measureLatency(samples: Int) -> Percentiles {
@@ -423,6 +400,24 @@ private final class EchoServer: Sendable {
 }
 
 // MARK: Small helpers
+
+/// Listens on a new Unix socket in a temporary directory and runs `serve` on a thread of its own
+/// for each connection; returns the socket's path.
+func serveUnixSocket(named name: String, _ serve: @escaping @Sendable (Int32) -> Void) -> String {
+    var template = Array("/tmp/sy-\(name)-XXXXXX".utf8CString)
+    let path = String(cString: mkdtemp(&template)) + "/\(name).sock"
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    _ = try? UnixAddress.with(path) { address, length in bind(listener, address, length) }
+    listen(listener, 64)
+    Thread {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            Thread { serve(connection) }.start()
+        }
+    }.start()
+    return path
+}
 
 /// A blocking, line-reading Unix-socket client.
 final class SocketLine {

@@ -11,26 +11,25 @@ import Synchronization
 /// machine: the clients' own reading and writing, and the watcher's, bound it.
 final class RelayServer: Sendable {
     let path: String
+
+    init() {
+        let connections = Connections()
+        path = serveUnixSocket(named: "relay") { connection in connections.serve(connection) }
+    }
+
+    /// Lines the watcher received per second while `clients` dispatch pipelined, as the bus case.
+    func measureThroughput(lines: Int, clients: Int) -> Double {
+        guard let run = watchedThroughput(socketPath: path, actions: lines, clients: clients) else { return 0 }
+        return Double(run.received) / run.seconds
+    }
+}
+
+/// What the relay's connections share: the watching connection and the ids handed out.
+private final class Connections: Sendable {
     private let watcher = Mutex<Int32>(-1)
     private let nextID = Atomic<Int>(0)
 
-    init() {
-        var template = Array("/tmp/sy-relay-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)) + "/relay.sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        _ = try? UnixAddress.with(path) { address, length in bind(listener, address, length) }
-        listen(listener, 64)
-        let thread = Thread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { continue }
-                Thread { self.serve(connection) }.start()
-            }
-        }
-        thread.start()
-    }
-
-    private func serve(_ connection: Int32) {
+    func serve(_ connection: Int32) {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var replies: [UInt8] = []
@@ -66,10 +65,4 @@ final class RelayServer: Sendable {
 
     private static let watchPrefix = Array(#"{"op":"watch""#.utf8)
     private static let watching = Array(#"{"ok":true,"watching":{"actions":"load/*"}}"#.utf8) + [10]
-
-    /// Lines the watcher received per second while `clients` dispatch pipelined, as the bus case.
-    func measureThroughput(lines: Int, clients: Int) -> Double {
-        guard let run = watchedThroughput(socketPath: path, actions: lines, clients: clients) else { return 0 }
-        return Double(run.received) / run.seconds
-    }
 }

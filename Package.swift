@@ -7,7 +7,9 @@ let pluginTargets: [Target] = [
     .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
     .target(name: "GPSDPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/GPSD"),
     .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/LocationEmitter"),
-    .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NetworkFetch"),
+    .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CSwitchyardCurl"], path: "Plugins/NetworkFetch", exclude: ["CCurl"]),
+    // libcurl through dlopen, so only a bus that fetches maps it (and its TLS libraries).
+    .target(name: "CSwitchyardCurl", path: "Plugins/NetworkFetch/CCurl", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "NATSPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NATS"),
     .target(name: "ExecPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
     // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.

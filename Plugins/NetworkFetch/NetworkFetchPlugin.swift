@@ -70,13 +70,14 @@ public struct NetworkFetchPlugin: Plugin {
         }
     }
 
-    /// Handles triggers under the configured policy until cancelled, on one URLSession that is
-    /// invalidated on return; never throws (every failure becomes `NAME/failed`).
+    /// Handles triggers under the configured policy until cancelled, on one libcurl multi
+    /// handle freed on return; never throws (every failure becomes `NAME/failed`; without
+    /// libcurl installed, every request fails with kind `network` saying so, logged once here).
     public func run(context: PluginContext) async throws {
-        let transport = URLSessionTransport(
-            concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
+        let transport = CurlTransport(maxRedirects: configuration.maxRedirects)
         defer { transport.shutDown() }
         let log = context.log
+        if let unavailable = transport.unavailable { log.error("no request can be sent: \(unavailable)") }
         let fetcher = Fetcher(
             configuration: configuration, transport: transport, clock: context.clock,
             onRetry: { notice in

@@ -12,7 +12,7 @@ struct ServerPolicyTests {
     private func withHarness(
         _ configuration: NetworkFetchConfiguration, _ body: (EngineHarness) async throws -> Void
     ) async throws {
-        let transport = URLSessionTransport(concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
+        let transport = CurlTransport(maxRedirects: configuration.maxRedirects)
         defer { transport.shutDown() }
         let harness = EngineHarness(configuration, transport: transport)
         try await harness.running { try await body(harness) }

@@ -8,12 +8,12 @@ import Testing
 /// Responses from a real HTTP server on 127.0.0.1, one server per test.
 @Suite(.scaledTimeLimit(minutes: 1))
 struct ServerResponseTests {
-    /// Runs `body` with a harness for `configuration` whose transport is a real URLSession.
+    /// Runs `body` with a harness for `configuration` whose transport is the real one (libcurl).
     private func withHarness(
         _ configuration: NetworkFetchConfiguration, jitter: Double = 0.5,
         _ body: (EngineHarness) async throws -> Void
     ) async throws {
-        let transport = URLSessionTransport(concurrency: configuration.policy.concurrency, maxRedirects: configuration.maxRedirects)
+        let transport = CurlTransport(maxRedirects: configuration.maxRedirects)
         defer { transport.shutDown() }
         let harness = EngineHarness(configuration, transport: transport, jitter: jitter)
         try await harness.running { try await body(harness) }

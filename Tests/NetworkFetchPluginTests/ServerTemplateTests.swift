@@ -12,7 +12,7 @@ struct ServerTemplateTests {
         _ configuration: NetworkFetchConfiguration, state: JSON = .emptyObject,
         _ body: (EngineHarness) async throws -> Void
     ) async throws {
-        let transport = URLSessionTransport(concurrency: 1)
+        let transport = CurlTransport()
         defer { transport.shutDown() }
         let harness = EngineHarness(configuration, transport: transport, state: state)
         try await harness.running { try await body(harness) }

@@ -1,10 +1,6 @@
 import Foundation
 import Switchyard
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Turns a complete 2xx response into the value `NAME/loaded` carries.
 enum ResponseDecoding {
     /// The body parsed as JSON (an empty body is `null`), narrowed to the dotted `extract`
@@ -36,7 +32,6 @@ enum ResponseDecoding {
 
     /// `HTTP 503 Service Unavailable`.
     static func statusLine(_ status: Int) -> String {
-        let phrase = HTTPURLResponse.localizedString(forStatusCode: status)
-        return phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)"
+        HTTPReasonPhrase.of(status).map { "HTTP \(status) \($0)" } ?? "HTTP \(status)"
     }
 }

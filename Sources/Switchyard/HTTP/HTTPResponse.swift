@@ -53,28 +53,8 @@ struct HTTPResponse: Sendable, Hashable {
         return bytes
     }
 
-    /// The reason phrase of a status code.
+    /// The reason phrase of a status code; "Status NNN" for an unregistered one.
     static func reason(_ status: Int) -> String {
-        switch status {
-        case 100: "Continue"
-        case 200: "OK"
-        case 204: "No Content"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 411: "Length Required"
-        case 413: "Content Too Large"
-        case 414: "URI Too Long"
-        case 415: "Unsupported Media Type"
-        case 417: "Expectation Failed"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 501: "Not Implemented"
-        case 503: "Service Unavailable"
-        case 505: "HTTP Version Not Supported"
-        default: "Status \(status)"
-        }
+        HTTPReasonPhrase.of(status) ?? "Status \(status)"
     }
 }

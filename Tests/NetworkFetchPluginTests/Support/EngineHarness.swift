@@ -6,7 +6,7 @@ import Testing
 @testable import NetworkFetchPlugin
 
 /// The plugin's engine and policy runner inside a ``TestBus`` on a ``ManualClock``, with the
-/// transport and backoff jitter a test chooses (the real plugin builds its own URLSession and
+/// transport and backoff jitter a test chooses (the real plugin builds its own libcurl transport and
 /// draws random jitter). Triggers are dispatched on the bus; actions, the `places` slice (the
 /// plugin's own reducer) and log lines are the bus's.
 struct EngineHarness: Sendable {

@@ -44,11 +44,8 @@ try:
 except ValueError:
     AWAIT_SECONDS = 40.0
 
-# Filler is paced (64 KiB, then this pause: at most about 12 MB/s). Every URLSession of the test
-# process shares one serial dispatch queue in FoundationNetworking, and a transfer whose socket
-# always has data keeps that queue until it ends: its cancel (queued behind it) included. Filler
-# sent as fast as loopback takes it outruns the client on a loaded machine, and then every test
-# of the process waits for the cut-off transfer's own timeout.
+# Filler is paced (64 KiB, then this pause: at most about 12 MB/s), so the server of an endless
+# body does not take a core of a loaded test machine while the client cuts the transfer off.
 FILLER_PAUSE = 0.005
 
 SCRIPT = json.loads(sys.argv[1])

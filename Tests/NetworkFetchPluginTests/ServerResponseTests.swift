@@ -163,6 +163,20 @@ struct ServerResponseTests {
         }
     }
 
+    /// An https server whose certificate nothing trusts fails with kind `network` naming the
+    /// TLS failure: https goes through libcurl's TLS, and its verification is on.
+    @Test func untrustedCertificateIsATLSFailure() async throws {
+        let server = try await TLSServer.start()
+        defer { server.stop() }
+        try await withHarness(try .testing(url: "https://127.0.0.1:\(server.port)/x")) { harness in
+            try await harness.trigger()
+            let failed = try await harness.waitFor("places/failed")
+            #expect(failed.payload["kind"] == "network")
+            let message = failed.payload["message"]?.stringValue ?? ""
+            #expect(message.hasPrefix("the TLS connection to 127.0.0.1:\(server.port) failed (curl error 60: "), "\(message)")
+        }
+    }
+
     /// A 200 whose body is not JSON fails with kind `decode`, naming where parsing stopped.
     @Test func malformedJSONIsADecodeFailure() async throws {
         let server = try await ScriptedServer.start(routes: ["/broken": [["body": "{\"a\": 1,", "headers": ["Content-Type": "application/json"]]]])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Runs a program as a plugin: a supervised child process that speaks newline-delimited JSON.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Switchyard
 
 /// The settings of an `exec` plugin, as read from its config entry.
@@ -111,8 +112,8 @@ public struct ExecSettings: Sendable, Hashable {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     private static func problem(withCommand command: String, in directory: String?) -> String? {

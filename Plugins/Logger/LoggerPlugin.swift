@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Writes matching actions as text or JSON lines to stdout, stderr or a file.
@@ -38,9 +38,9 @@ public struct LoggerPlugin: Plugin {
             destination = .standardError
         case let path:
             destination = .file(path)
-            let directory = (path as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !directory.isEmpty, !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            let directory = path.deletingLastPathComponent
+            var isDirectory = false
+            if !directory.isEmpty, !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory) {
                 settings.problem("to", "the directory of \(JSON.string(path)) does not exist")
             }
         }

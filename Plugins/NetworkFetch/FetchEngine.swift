@@ -1,5 +1,5 @@
 import SwitchyardIO
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// What the plugin does for one trigger: build the request from its templates, emit

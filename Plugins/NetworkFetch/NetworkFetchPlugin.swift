@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Sends a templated HTTP request whenever a matching action arrives, and keeps the result as

@@ -1,5 +1,5 @@
 import CSwitchyardIO
-import Foundation
+import Glibc
 import Synchronization
 
 /// A handle on one I/O thread parked in `epoll_wait`: the only part of a loop other threads
@@ -47,7 +47,7 @@ package final class EventLoop: Sendable {
         self.name = name
         self.epoll = epoll
         self.wakeup = wakeup
-        let thread = Thread { [self, name] in
+        startDetachedThread { [self, name] in
             nameCurrentThread(name)
             // Pipes to children are written from here; a child that closed its end must cost
             // an EPIPE, not the process.
@@ -59,7 +59,6 @@ package final class EventLoop: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-        thread.start()
     }
 
     deinit {

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Runs blocking `body` (a socket read, a `waitpid`) on a thread of its own and returns its
 /// result, so the blocking never holds up a thread of the cooperative pool.
@@ -10,9 +9,9 @@ package func onThread<T: Sendable, Failure: Error>(
     _ body: @escaping @Sendable () throws(Failure) -> T
 ) async throws(Failure) -> T {
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Failure>, Never>) in
-        let thread = Thread { continuation.resume(returning: Result { () throws(Failure) -> T in try body() }) }
-        if stackSize > 0 { thread.stackSize = stackSize }
-        thread.start()
+        startDetachedThread(stackSize: stackSize) {
+            continuation.resume(returning: Result { () throws(Failure) -> T in try body() })
+        }
     }
     return try result.get()
 }

@@ -1,5 +1,5 @@
 import CSwitchyardIO
-import Foundation
+import Dispatch
 import Glibc
 import Synchronization
 
@@ -130,11 +130,10 @@ package final class WorkerThread: Sendable {
         let shared = self.shared
         let idleExit = self.idleExit
         let name = name
-        let thread = Thread {
+        startDetachedThread {
             nameCurrentThread(name)
             Self.serve(shared, idleExit: idleExit)
         }
-        thread.start()
     }
 
     private enum Step {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension AsyncSequence where Element == Data {
     /// Decodes each element, a JSON document, into `type`.

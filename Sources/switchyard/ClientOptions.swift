@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Where the client and journal commands find the bus.

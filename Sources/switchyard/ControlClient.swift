@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Switchyard
 import SwitchyardIO
 
@@ -58,7 +59,7 @@ final class ControlClient {
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { throw Failure(message: "the bus closed the connection: \(String(cString: strerror(errno)))") }
             offset += sent

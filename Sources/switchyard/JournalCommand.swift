@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LoggerPlugin
 import Switchyard
 
@@ -79,7 +80,7 @@ struct JournalCommand: Sendable {
         // A journal is appended to in place; polling its newest segment is what `tail -f`
         // does, and needs no running bus.
         while !ended, !printer.closed {
-            Thread.sleep(forTimeInterval: 0.2)
+            usleep(200_000)
             try directory.forEachAction(from: lastSeen + 1) { action in
                 guard action.id > lastSeen else { return true }
                 lastSeen = action.id

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// `switchyard journal diff A B [--config CONFIG] [--types PATTERN]`: the first action where two

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Which journaled actions `journal show` and `tail -n` print: a type pattern, a window of ids

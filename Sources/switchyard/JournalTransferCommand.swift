@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Switchyard
 
 /// `switchyard journal export | import`: a range of a journal as JSON lines and back, so a
@@ -101,15 +102,19 @@ enum FileTransfer {
     }
 
     static func readStandardInput() -> [UInt8] {
-        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
     }
 
     /// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
     static func write(_ bytes: [UInt8], to path: String) throws(JournalError) {
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .system(path: path, operation: "write", reason: "\(error.localizedDescription)")
-        }
+        let directory = path.deletingLastPathComponent
+        try FileSystem.writeAtomically(bytes, to: path, directory: directory.isEmpty ? "." : directory)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// `switchyard plugins [KIND] [--json]`: the plugin kinds and their settings.
@@ -52,7 +52,7 @@ enum PluginsCommand {
             lines.append("\(type.kind): \(type.summary)")
             let keyWidth = type.settingDescriptions.map(\.key.count).max() ?? 0
             for setting in type.settingDescriptions {
-                let key = setting.key.padding(toLength: keyWidth, withPad: " ", startingAt: 0)
+                let key = setting.key.padded(to: keyWidth)
                 let defaultText = setting.defaultValue.map { "default \($0)" } ?? "required"
                 lines.append("  \(key)  \(setting.type); \(defaultText). \(setting.summary)")
             }

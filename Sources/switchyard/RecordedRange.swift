@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// The `--from`, `--to` and `--types` options of `journal export|import` and `replay`: which

@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import Switchyard
+import SwitchyardIO
 
 /// `switchyard replay RECORDING --config CONFIG [...]`: feeds recorded actions into a bus built
 /// from CONFIG, in a data directory of its own, at the recorded pace times a speed.
@@ -106,7 +108,7 @@ struct ReplayCommand {
             Output.error("switchyard: error: \(error)")
             return .failure
         }
-        let speed = pace.speed.map { "×\($0.formatted())" } ?? "as fast as possible"
+        let speed = pace.speed.map { "×\($0.rounded() == $0 && abs($0) < 1e15 ? String(Int($0)) : String($0))" } ?? "as fast as possible"
         let stepping = "step by step (Enter on stdin, or {\"op\":\"step\"} on \(BusServices.socketPath(dataDirectory: directory)))"
         Output.error("replay: \(actions.count) action\(actions.count == 1 ? "" : "s") (recorded ids \(first.id)-\(last.id)) from \(recording) "
             + "\(step ? stepping : "at \(speed)") into \(directory), effects \(effects ? "on" : "off")")
@@ -212,7 +214,7 @@ struct ReplayCommand {
     /// stepping by lines, so a program can drive the replay over the control socket.
     static func readSteps(into steps: ReplaySteps) {
         let terminal = isatty(STDIN_FILENO) == 1
-        Thread.detachNewThread {
+        startDetachedThread {
             while readLine(strippingNewline: true) != nil { steps.permit() }
             if terminal { steps.finish() }
         }

@@ -1,6 +1,7 @@
 import Synchronization
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Switchyard
 import ExecPlugin
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import SwitchyardIO
 
@@ -24,7 +25,7 @@ final class SignalListener: Sendable {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
-        let thread = Thread { [self, set] in
+        startDetachedThread { [self, set] in
             nameCurrentThread("signals")
             var set = set
             while true {
@@ -33,7 +34,6 @@ final class SignalListener: Sendable {
                 deliver(received)
             }
         }
-        thread.start()
     }
 
     /// Installs the handler (replacing an earlier one) and hands it the signals kept so far.

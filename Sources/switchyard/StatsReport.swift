@@ -21,7 +21,7 @@ struct StatsReport {
         }
         let widths = columns.indices.map { index in rows.map { $0[index].count }.max() ?? 0 }
         for row in rows {
-            lines.append("  " + zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            lines.append("  " + zip(row, widths).map { $0.padded(to: $1) }.joined(separator: "  "))
         }
         for plugin in plugins {
             if let error = plugin["lastError"]?.stringValue { lines.append("  \(plugin["name"]?.stringValue ?? "?") last error: \(error)") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LoggerPlugin
 import Switchyard
 
@@ -98,7 +98,7 @@ struct TailCommand: Sendable {
     /// Where the journal is: the socket's directory when `--socket` named it.
     private func dataDirectory() throws(ControlClient.Failure) -> String {
         if let socket = options.socket, options.dataDirectory == nil {
-            return (socket as NSString).deletingLastPathComponent
+            return socket.deletingLastPathComponent
         }
         do {
             return try options.resolvedDataDirectory()

@@ -1,5 +1,5 @@
 import CExecSpawn
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import SwitchyardIO

@@ -1,5 +1,5 @@
 import SwitchyardIO
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// The `location-emitter` plugin: turns raw positions into significant location changes and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Reads the track points of a GPX 1.0 or 1.1 file with ``XMLTokenizer``.
@@ -79,13 +79,13 @@ private struct TrackPointCollector {
             point = nil
             finish(finished)
         } else if point != nil {
-            point?.fields[name] = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            point?.fields[name] = text.trimmingWhitespace()
         }
     }
 
     /// A decimal attribute; GPX's schema collapses white space around it.
     private static func number(_ value: String?) -> Double? {
-        value.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        value.flatMap { Double($0.trimmingSpaces()) }
     }
 
     private mutating func finish(_ point: Point) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Reads an NMEA 0183 log into one sample per epoch.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A recording ready to replay: samples with the recorded delay before each.
 ///
@@ -45,8 +46,8 @@ struct ReplayTrack: Sendable, Hashable {
     /// - Throws: ``LoadError`` when the file cannot be read, is malformed GPX, or holds no
     ///   position at all.
     static func load(path: String) throws(LoadError) -> ReplayTrack {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             throw LoadError(description: "cannot read \(path): it is a directory")
         }
         guard let data = FileManager.default.contents(atPath: path) else {

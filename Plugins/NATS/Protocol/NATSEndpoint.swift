@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One server to connect to, from a `nats://[user:password@]host[:port]` URL.
 ///
@@ -35,7 +35,7 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(ParseError) {
         let shown = Self.redacted(text)
         let trimmed = text[...].trimmingSpaces
-        guard let schemeEnd = trimmed.range(of: "://") else {
+        guard let schemeEnd = trimmed.firstRange(of: "://") else {
             throw ParseError(description: "expected a URL like nats://HOST:PORT, got \"\(shown)\"")
         }
         let scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
@@ -91,7 +91,7 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// `text` with any credentials replaced by `***`, for messages about a URL.
     public static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://"), let at = text.lastIndex(of: "@"), at > schemeEnd.upperBound else { return text }
+        guard let schemeEnd = text.firstRange(of: "://"), let at = text.lastIndex(of: "@"), at > schemeEnd.upperBound else { return text }
         return String(text[..<schemeEnd.upperBound]) + "***" + String(text[at...])
     }
 

@@ -1,5 +1,5 @@
 import SwitchyardIO
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Sends one prepared request: each attempt raced against the timeout on the injected clock,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// Turns a complete 2xx response into the value `NAME/loaded` carries.

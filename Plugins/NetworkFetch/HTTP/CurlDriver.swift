@@ -1,5 +1,5 @@
 import CSwitchyardCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 import SwitchyardIO
 
@@ -118,7 +118,7 @@ final class CurlDriver: Sendable {
         }
         switch step {
         case .refuse: submission.continuation.resume(returning: .finished(.cancelled))
-        case .start: Thread { self.drive() }.start()
+        case .start: startDetachedThread { self.drive() }
         case .queued: break
         }
     }

@@ -1,5 +1,5 @@
 import CSwitchyardCurl
-import Foundation
+import FoundationEssentials
 import SwitchyardIO
 
 /// How one hop of a request ended: an answer for the caller, or a redirect to weigh.
@@ -117,8 +117,8 @@ final class CurlTransfer {
                 return 0
             }
         } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = line[..<colon].trimmingSpaces().lowercased()
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         return count

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ``HTTPTransport`` on libcurl, loaded when the first network-fetch plugin starts (see
 /// ``CurlDriver``): no cookies, no cache, no stored credentials.

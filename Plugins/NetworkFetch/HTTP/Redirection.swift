@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a redirect response leads to: the next request, or why it is not followed.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Switchyard
 
 /// Keeps secrets out of everything the plugin logs or emits.
 ///
@@ -32,7 +33,7 @@ enum Redaction {
     static func redactedURL(_ text: String) -> String {
         var rest = Substring(text)
         var output = ""
-        if let schemeEnd = rest.range(of: "://") {
+        if let schemeEnd = rest.firstRange(of: "://") {
             output += rest[..<schemeEnd.upperBound]
             rest = rest[schemeEnd.upperBound...]
             let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
@@ -52,7 +53,7 @@ enum Redaction {
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals]
-            let decoded = String(name).removingPercentEncoding ?? String(name)
+            let decoded = PercentEncoding.decode(name) ?? String(name)
             return isSensitiveQueryName(decoded) ? "\(name)=\(mask)" : String(pair)
         }
         return output + pairs.joined(separator: "&") + afterQuestionMark[fragmentStart...]
@@ -74,7 +75,7 @@ enum Redaction {
                 if let value = item.value { secrets.append(value) }
             }
             for item in components.percentEncodedQueryItems ?? [] {
-                guard isSensitiveQueryName(item.name.removingPercentEncoding ?? item.name), let value = item.value else { continue }
+                guard isSensitiveQueryName(PercentEncoding.decode(item.name) ?? item.name), let value = item.value else { continue }
                 secrets.append(value)
             }
             if let user = components.percentEncodedUser { secrets.append(user) }
@@ -82,7 +83,7 @@ enum Redaction {
             if let user = components.user { secrets.append(user) }
             if let password = components.password { secrets.append(password) }
         }
-        let usable = secrets.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.count >= shortestScrubbedSecret }
+        let usable = secrets.map { $0.trimmingSpaces() }.filter { $0.count >= shortestScrubbedSecret }
         return Array(Set(usable)).sorted { $0.count > $1.count }
     }
 
@@ -91,7 +92,7 @@ enum Redaction {
     static func scrub(_ text: String, secrets: [String]) -> String {
         var output = text
         for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= shortestScrubbedSecret {
-            output = output.replacingOccurrences(of: secret, with: mask)
+            output = output.replacing(secret, with: mask)
         }
         return output
     }

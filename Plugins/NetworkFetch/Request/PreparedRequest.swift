@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One header of a request, in the order the settings list it.
 struct HTTPHeader: Sendable, Hashable {
@@ -18,7 +18,7 @@ struct PreparedRequest: Sendable, Hashable {
 
     /// The first header named `name`, compared case-insensitively.
     func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }
 

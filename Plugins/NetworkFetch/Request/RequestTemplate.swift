@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// What the plugin sends for each trigger: method, URL, headers and body, with placeholders.
@@ -49,7 +49,7 @@ struct RequestTemplate: Sendable {
     func prepare(in scope: TemplateScope) throws(RequestPreparationError) -> PreparedRequest {
         let urlText: String
         do {
-            urlText = try url.render(in: scope, encode: PercentEncoding.encode)
+            urlText = try url.render(in: scope) { PercentEncoding.encode($0) }
         } catch {
             throw RequestPreparationError(error, in: "url")
         }

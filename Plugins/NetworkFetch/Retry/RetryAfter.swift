@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads an HTTP `Retry-After` header: delay-seconds (`120`) or an IMF-fixdate
 /// (`Wed, 21 Oct 2015 07:28:00 GMT`), the two forms RFC 9110 lets servers send.
@@ -6,7 +7,7 @@ enum RetryAfter {
     /// The wait the header asks for: the seconds as given, or the time from `now` until the
     /// date (zero for a date in the past); `nil` when the value is neither form.
     static func delay(_ value: String, now: Date) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingSpaces()
         if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             guard let seconds = Int64(text) else { return .seconds(Int64.max) }
             return .seconds(seconds)

@@ -1,5 +1,5 @@
 import SwitchyardIO
-import Foundation
+import FoundationEssentials
 
 /// When to try a request again, and after how long: a pure decision from what went wrong,
 /// how many attempts were made, the time and a random number.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Bus {
     /// What the HTTP server serves from this bus.

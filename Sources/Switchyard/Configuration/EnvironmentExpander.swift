@@ -91,7 +91,7 @@ package struct EnvironmentExpander: Sendable {
     package static func references(in text: String) -> [String] {
         var names: [String] = []
         var rest = Substring(text)
-        while let start = rest.range(of: "${") {
+        while let start = rest.firstRange(of: "${") {
             // `$${` is a literal `$` followed by `{`: skip both dollars.
             if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
                 rest = rest[start.upperBound...]
@@ -99,7 +99,7 @@ package struct EnvironmentExpander: Sendable {
             }
             guard let close = rest[start.upperBound...].firstIndex(of: "}") else { break }
             let reference = rest[start.upperBound..<close]
-            let name = reference.range(of: ":-").map { reference[..<$0.lowerBound] } ?? reference
+            let name = reference.firstRange(of: ":-").map { reference[..<$0.lowerBound] } ?? reference
             if isValidName(name) { names.append(String(name)) }
             rest = rest[rest.index(after: close)...]
         }
@@ -109,7 +109,7 @@ package struct EnvironmentExpander: Sendable {
     private func resolve(_ reference: String, problems: inout [String]) -> String {
         let name: Substring
         let fallback: Substring?
-        if let separator = reference.range(of: ":-") {
+        if let separator = reference.firstRange(of: ":-") {
             name = reference[..<separator.lowerBound]
             fallback = reference[separator.upperBound...]
         } else {

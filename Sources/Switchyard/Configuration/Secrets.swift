@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The values a configuration took from the environment, and the one redactor that keeps them
 /// out of everything the bus produces.
@@ -48,8 +48,9 @@ public struct Secrets: Sendable, Hashable {
         guard value.count >= Self.shortestSecret else { return }
         let replacement = "${\(name)}"
         var forms = [value]
-        for allowed in [CharacterSet.urlPathAllowed, .urlQueryAllowed, .alphanumerics] {
-            if let encoded = value.addingPercentEncoding(withAllowedCharacters: allowed), encoded != value { forms.append(encoded) }
+        for kept in [PercentEncoding.Kept.path, .query, .alphanumerics] {
+            let encoded = PercentEncoding.encode(value, keeping: kept)
+            if encoded != value, !forms.contains(encoded) { forms.append(encoded) }
         }
         for form in forms where !entries.contains(Entry(value: form, replacement: replacement)) {
             entries.append(Entry(value: form, replacement: replacement))
@@ -70,7 +71,7 @@ public struct Secrets: Sendable, Hashable {
         guard !entries.isEmpty, text.utf8.count >= Self.shortestSecret else { return text }
         var result = text
         for entry in entries where result.contains(entry.value) {
-            result = result.replacingOccurrences(of: entry.value, with: entry.replacement)
+            result = result.replacing(entry.value, with: entry.replacement)
         }
         return result
     }

@@ -21,7 +21,7 @@ extension SettingDescription {
     /// The schema the `type` text describes; see ``valueSchema``.
     static func inferredSchema(_ type: String) -> JSON {
         let text = type.lowercased()
-        let choices = type.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        let choices = type.split(separator: "|").map { $0.trimmingSpaces() }
         if choices.count > 1, !type.contains("{") {
             if choices.allSatisfy({ Int64($0) != nil }) {
                 return orEnvironment(["enum": .array(choices.compactMap { Int64($0) }.map(JSON.integer))])
@@ -39,8 +39,8 @@ extension SettingDescription {
         if text.hasPrefix("integer") || text == "bytes" {
             var schema: [String: JSON] = ["type": "integer"]
             if text == "bytes" { schema["minimum"] = 1 }
-            let bounds = text.dropFirst("integer".count).trimmingCharacters(in: .whitespaces)
-            let range = bounds.split(separator: "-").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            let bounds = text.dropFirst("integer".count).trimmingSpaces()
+            let range = bounds.split(separator: "-").compactMap { Int64($0.trimmingSpaces()) }
             if range.count == 2 {
                 schema["minimum"] = .integer(range[0])
                 schema["maximum"] = .integer(range[1])
@@ -78,8 +78,8 @@ extension SettingDescription {
     /// The number after the first of `markers` in `text` (`"seconds >= 0"` → 0).
     private static func bound(after markers: [String], in text: String) -> Double? {
         for marker in markers {
-            guard let range = text.range(of: marker) else { continue }
-            let rest = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
+            guard let range = text.firstRange(of: marker) else { continue }
+            let rest = text[range.upperBound...].trimmingSpaces()
             if let number = Double(rest.prefix { $0.isNumber || $0 == "." }) { return number }
         }
         return nil

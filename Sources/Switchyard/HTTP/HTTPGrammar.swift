@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The RFC 9110/9112 grammar the request parser checks: tokens, the request line, a header
 /// field, and how a body is framed.
@@ -82,7 +82,7 @@ extension HTTPRequestParser {
         }
         guard let lengthText = request.header("content-length") else { return .success(0) }
         // Repeated (or comma-listed) lengths are accepted only when they all agree (RFC 9112 §6.3).
-        let values = Set(lengthText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let values = Set(lengthText.split(separator: ",").map { $0.trimmingSpaces() })
         guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.count <= 18,
               text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let length = Int(text)
         else {

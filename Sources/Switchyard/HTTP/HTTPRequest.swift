@@ -66,7 +66,7 @@ struct HTTPRequest: Sendable, Hashable {
     /// Whether the connection stays open after the response: HTTP/1.1 unless `Connection:
     /// close`; HTTP/1.0 only with `Connection: keep-alive`.
     var keepsAlive: Bool {
-        let tokens = (header("connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let tokens = (header("connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces() }
         if minorVersion == 0 { return tokens.contains("keep-alive") }
         return !tokens.contains("close")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSON: Codable {
     /// Decodes whatever value the decoder holds: `null`, a boolean, an integer that fits

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value: the payload of a ``BusAction``, a slice of bus state, a plugin's settings.
 ///

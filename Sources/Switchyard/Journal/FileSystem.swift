@@ -9,7 +9,7 @@ enum SystemError {
 
 /// The few file-system operations the journal needs, as thin wrappers that report failures
 /// as ``JournalError`` with the path and the system's reason.
-enum FileSystem {
+package enum FileSystem {
     /// Creates `path` and its missing parents with mode 0700 (the data directory holds the
     /// control socket and every action, so it is private to its owner).
     static func makeDirectories(_ path: String) throws(JournalError) {
@@ -101,7 +101,7 @@ enum FileSystem {
 
     /// Writes `bytes` to `path` so that the file is either the old one or the whole new one,
     /// also after a crash: a temporary file is written and flushed, then renamed over `path`.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws(JournalError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws(JournalError) {
         let temporary = path + ".tmp"
         let file = try OpenFile(path: temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
         try file.write(bytes)

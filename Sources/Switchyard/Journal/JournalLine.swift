@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One journaled action per line: a chained checksum (``JournalRecord``), the action's JSON
 /// object (``BusAction/json``), whose `id` is its sequence number, then a newline.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bus state after a given action, written so that a restart replays only what follows.
 ///

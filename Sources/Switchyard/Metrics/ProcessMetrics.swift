@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What `/metrics` tells of the process itself, read from `/proc/self`.

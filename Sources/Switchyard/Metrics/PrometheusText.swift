@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes the Prometheus text exposition format, version 0.0.4: one `# HELP` and `# TYPE`
 /// line per metric family, then its samples, with label values escaped (`\\`, `\"`, `\n`).
@@ -57,6 +57,6 @@ struct PrometheusText: Sendable {
     }
 
     static func escapeHelp(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        value.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Feeds recorded actions into a bus one at a time, in order, at a ``ReplayPace`` on a clock,
 /// and keeps cause chains whole: a replayed action's `cause` names the replayed copy of its

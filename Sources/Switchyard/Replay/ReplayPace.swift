@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When each recorded action is due in a replay: at its recorded distance from the first one,
 /// divided by the speed. Offsets count from the replay's start instant, never from the

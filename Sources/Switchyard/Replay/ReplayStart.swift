@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a replay that begins in the middle of a recording (`replay --from`) starts: the
 /// state at the newest snapshot before its first action, and the recorded actions between

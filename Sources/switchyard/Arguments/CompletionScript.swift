@@ -124,7 +124,7 @@ struct CompletionScript: Sendable {
     }
 
     private var zsh: String {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        func quoted(_ text: String) -> String { "'" + text.replacing("'", with: #"'\''"#) + "'" }
         func reply(_ completion: CompletionValue) -> String {
             switch completion {
             case .none: "return 0"
@@ -154,7 +154,7 @@ struct CompletionScript: Sendable {
         lines += caseTables(path: "path_", startsWithDash: "[[ $cur == -* ]]", reply: reply) { spellings in
             "compadd -- \(spellings.joined(separator: " "))"
         } subcommands: { subcommands in
-            let entries = subcommands.map { quoted("\($0.name):\($0.abstract.replacingOccurrences(of: ":", with: "\\:"))") }
+            let entries = subcommands.map { quoted("\($0.name):\($0.abstract.replacing(":", with: "\\:"))") }
             return "described=(\(entries.joined(separator: " "))); _describe command described"
         }
         lines += [
@@ -170,7 +170,7 @@ struct CompletionScript: Sendable {
 
     private var fish: String {
         func quoted(_ text: String) -> String {
-            "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+            "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
         }
         func condition(_ path: [String], spec: CommandSpec) -> String {
             guard !path.isEmpty else { return "__fish_use_subcommand" }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `--help` text of a command, laid out from its ``CommandSpec``.
 struct HelpFormatter: Sendable {
@@ -36,7 +36,7 @@ struct HelpFormatter: Sendable {
         let width = min(labelWidth, rows.map(\.0.count).max() ?? 0)
         return rows.map { label, text in
             if label.count > width { return "  \(label)\n  \(String(repeating: " ", count: width))  \(text)" }
-            return "  \(label.padding(toLength: width, withPad: " ", startingAt: 0))  \(text)"
+            return "  \(label.padded(to: width))  \(text)"
         }.joined(separator: "\n")
     }
 }

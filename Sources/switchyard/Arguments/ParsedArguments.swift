@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the parser found on a command line for one command.
 struct ParsedArguments: Sendable, Equatable {

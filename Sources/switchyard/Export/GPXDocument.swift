@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Switchyard
 
 /// A GPX 1.1 document (https://www.topografix.com/GPX/1/1/gpx.xsd) of location tracks: a
@@ -63,9 +64,17 @@ enum GPXDocument {
         return text + "</trkpt>\n"
     }
 
+    /// `value` rounded to `places` decimals, as C's `%.*f` writes it.
+    private static func fixedDecimal(_ value: Double, _ places: Int) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 400) { buffer in
+            _ = withVaList([Int32(places), value]) { vsnprintf(buffer.baseAddress, buffer.count, "%.*f", $0) }
+            return String(cString: buffer.baseAddress!)
+        }
+    }
+
     /// `value` with at most `places` decimals and no exponent, trailing zeros removed.
     static func decimal(_ value: Double, _ places: Int) -> String {
-        var text = String(format: "%.\(places)f", value)
+        var text = fixedDecimal(value, places)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// A GeoJSON FeatureCollection (RFC 7946) of location tracks: one Feature per plugin, a

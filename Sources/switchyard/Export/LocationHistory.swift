@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// One recorded position, from a `NAME/changed` of a location emitter or a `NAME/fix` of a

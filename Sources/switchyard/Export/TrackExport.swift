@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Switchyard
 
 /// `journal export --gpx | --geojson [--plugin NAME]`: the location history of a journal range

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An action on the bus: a typed JSON envelope that traces back to its origin.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Where the bus writes its log: whole lines, by default on stderr.

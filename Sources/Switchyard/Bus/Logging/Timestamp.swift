@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// ISO 8601 timestamps in UTC with milliseconds (`2026-11-22T09:30:00.125Z`), written by hand
 /// because the logger formats one per action and Foundation's formatters are slow on Linux.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text of the last time written, kept by a writer of many actions from one to the next:
 /// the bus stamps every action of a reduced batch with the same time, so most actions repeat

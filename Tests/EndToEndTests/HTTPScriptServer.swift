@@ -20,17 +20,7 @@ final class HTTPScriptServer: Sendable {
             try Test.cancel("needs \(python): install the Debian package python3")
         }
         let script = SwitchyardProcess.packageRoot.appendingPathComponent("Tests/NetworkFetchPluginTests/Support/scripted_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, #"{"routes": \#(routes)}"#]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let line = await firstLine(of: output.fileHandleForReading)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.signalAndWait(SIGTERM)
-            throw ControlE2EFailure(description: "the scripted server did not start: \(line)")
-        }
+        let (process, port) = try await startAnnouncingPort(python, [script.path, #"{"routes": \#(routes)}"#], name: "the scripted server")
         return HTTPScriptServer(port: port, process: process)
     }
 

@@ -17,3 +17,27 @@ public func firstLine(of handle: FileHandle) async -> String {
         }.start()
     }
 }
+
+/// Why a child meant to announce its port did not.
+public struct PortAnnouncementError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Starts `executable` with `arguments` and waits for the `PORT <n>` line it prints first on
+/// stdout (a test server listening on a free port); returns the running child and the port.
+/// - Throws: ``PortAnnouncementError`` naming `name` and what the child printed instead (the
+///   child is stopped), or what starting it threw.
+public func startAnnouncingPort(_ executable: String, _ arguments: [String], name: String) async throws -> (process: Process, port: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let line = await firstLine(of: output.fileHandleForReading)
+    guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+        process.signalAndWait(SIGTERM)
+        throw PortAnnouncementError(description: "\(name) did not start: \(line)")
+    }
+    return (process, port)
+}

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Switchyard
 
 /// One server to connect to, from a `nats://[user:password@]host[:port]` URL.
 ///
@@ -106,27 +107,9 @@ public struct NATSEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func percentDecoded(_ text: Substring) throws(ParseError) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                throw ParseError(description: "a \"%\" in the URL's credentials is not followed by two hex digits")
-            }
-            bytes.append(high << 4 | low)
+        guard let bytes = PercentEncoding.decodeBytes(text) else {
+            throw ParseError(description: "a \"%\" in the URL's credentials is not followed by two hex digits")
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -45,7 +45,7 @@ struct HTTPRequest: Sendable, Hashable {
     /// The path part of the target, percent-decoded; `nil` when the encoding is broken.
     var path: String? {
         let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        return Self.percentDecoded(raw, plusIsSpace: false)
+        return PercentEncoding.decode(raw)
     }
 
     /// The query parameters, decoded (`+` is a space); a parameter without `=` has the value
@@ -55,8 +55,8 @@ struct HTTPRequest: Sendable, Hashable {
         var result: [String: String] = [:]
         for pair in target[target.index(after: mark)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.percentDecoded(String(parts[0]), plusIsSpace: true),
-                  let value = Self.percentDecoded(parts.count > 1 ? String(parts[1]) : "", plusIsSpace: true)
+            guard let name = PercentEncoding.decode(parts[0], plusIsSpace: true),
+                  let value = PercentEncoding.decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true)
             else { continue }
             if result[name] == nil { result[name] = value }
         }
@@ -69,31 +69,5 @@ struct HTTPRequest: Sendable, Hashable {
         let tokens = (header("connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces() }
         if minorVersion == 0 { return tokens.contains("keep-alive") }
         return !tokens.contains("close")
-    }
-
-    static func percentDecoded(_ text: String, plusIsSpace: Bool) -> String? {
-        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return text }
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
-            } else if plusIsSpace, byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

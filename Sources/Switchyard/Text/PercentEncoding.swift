@@ -32,21 +32,31 @@ package enum PercentEncoding {
         return output
     }
 
-    /// `text` with every `%XX` turned back into its byte; `nil` when an escape is malformed or
-    /// the bytes are not UTF-8 (as Foundation's `removingPercentEncoding`).
-    package static func decode(_ text: some StringProtocol) -> String? {
+    /// `text` with every `%XX` turned back into its byte (and `+` into a space when
+    /// `plusIsSpace`, as in a form-encoded query); `nil` when an escape is malformed or the bytes
+    /// are not UTF-8 (as Foundation's `removingPercentEncoding`).
+    package static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
+        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return String(text) }
+        return decodeBytes(text, plusIsSpace: plusIsSpace).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The bytes `text` stands for, undoing every `%XX` (and `+` when `plusIsSpace`); `nil` when
+    /// a `%` is not followed by two hex digits.
+    package static func decodeBytes(_ text: some StringProtocol, plusIsSpace: Bool = false) -> [UInt8]? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            } else if plusIsSpace, byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
                 bytes.append(byte)
-                continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
         }
-        return String(validating: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -28,17 +28,8 @@ final class ScriptedServer {
             try Test.cancel("needs \(python): install the Debian package python3")
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("scripted_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, JSON.object(["routes": routes]).serialized()]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = await firstLine(of: output.fileHandleForReading)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.signalAndWait(SIGTERM)
-            throw ServerError("the scripted server did not start: \(text)")
-        }
+        let (process, port) = try await startAnnouncingPort(
+            python, [script.path, JSON.object(["routes": routes]).serialized()], name: "the scripted server")
         return ScriptedServer(port: port, process: process)
     }
 

@@ -52,17 +52,7 @@ final class TLSServer {
         make.standardError = FileHandle.nullDevice
         try make.run()
         guard make.waitForExitStatus() == 0 else { throw ServerError("openssl could not make a certificate") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ScriptedServer.python)
-        process.arguments = ["-c", script, certificate, key]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = await firstLine(of: output.fileHandleForReading)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.signalAndWait(SIGTERM)
-            throw ServerError("the TLS server did not start: \(text)")
-        }
+        let (process, port) = try await startAnnouncingPort(ScriptedServer.python, ["-c", script, certificate, key], name: "the TLS server")
         return TLSServer(port: port, process: process, directory: directory)
     }
 

@@ -8,7 +8,7 @@ import SwitchyardIO
 /// one transfer holds up no other (FoundationNetworking ran every URLSession of the process on
 /// one serial queue, which such a peer could hold).
 ///
-/// The thread starts with the first request and ends after ``idleExit`` without one; the
+/// The thread starts with the first request and ends after `idleExit` without one; the
 /// multi handle, and the connections it keeps for reuse, outlive it. Cancelling a request's
 /// task takes it off the wire at once (the thread's poll is woken).
 final class CurlDriver: Sendable {
@@ -42,19 +42,19 @@ final class CurlDriver: Sendable {
     }
 
     /// How long the thread waits for another request before it ends.
-    static let idleExit = Duration.seconds(10)
-
+    private let idleExit: Duration
     private let state: Mutex<State>
 
-    /// Loads libcurl (once per process) and makes a multi handle; `.failure` says why not, in
-    /// words for the plugin's failure actions (libcurl missing, or out of memory).
-    static func make() -> Result<CurlDriver, LoadFailure> {
+    /// Loads libcurl (once per process) and makes a multi handle whose thread ends after
+    /// `idleExit` (default 10 s) without a request; `.failure` says why not, in words for the
+    /// plugin's failure actions (libcurl missing, or out of memory).
+    static func make(idleExit: Duration = .seconds(10)) -> Result<CurlDriver, LoadFailure> {
         var message = [CChar](repeating: 0, count: 512)
         guard sycurl_load(&message, message.count) == 0 else {
             return .failure(LoadFailure(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
         }
         guard let multi = sycurl_multi_init() else { return .failure(LoadFailure(message: "libcurl could not make a multi handle")) }
-        return .success(CurlDriver(multi: multi))
+        return .success(CurlDriver(multi: multi, idleExit: idleExit))
     }
 
     /// Why requests cannot be sent.
@@ -62,8 +62,9 @@ final class CurlDriver: Sendable {
         var message: String
     }
 
-    private init(multi: UnsafeMutableRawPointer) {
+    private init(multi: UnsafeMutableRawPointer, idleExit: Duration) {
         state = Mutex(State(multiAddress: UInt(bitPattern: multi)))
+        self.idleExit = idleExit
     }
 
     deinit {
@@ -87,6 +88,9 @@ final class CurlDriver: Sendable {
             cancel(id)
         }
     }
+
+    /// Whether the thread runs now.
+    var isThreadRunning: Bool { state.withLock { $0.threadRunning } }
 
     /// Cancels every request and frees the multi handle once the thread is done with it.
     func shutDown() {
@@ -160,7 +164,7 @@ final class CurlDriver: Sendable {
         while true {
             let now = ContinuousClock.now
             let idle = active.isEmpty
-            let idleLong = idleSince.map { now - $0 >= Self.idleExit } == true
+            let idleLong = idleSince.map { now - $0 >= idleExit } == true
             let (submissions, cancels, stopping, exit) = state.withLock { state in
                 if idle, state.pending.isEmpty, idleLong || state.stopping {
                     state.threadRunning = false
@@ -217,7 +221,7 @@ final class CurlDriver: Sendable {
                 idleSince = nil
             }
             var descriptors: Int32 = 0
-            let wait = active.isEmpty ? Self.idleExit : .seconds(1)
+            let wait = active.isEmpty ? idleExit : .seconds(1)
             _ = sycurl_multi_poll(multi, wait.timeoutMilliseconds, &descriptors)
         }
     }

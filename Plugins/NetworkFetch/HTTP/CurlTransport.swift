@@ -10,9 +10,10 @@ final class CurlTransport: HTTPTransport {
     private let maxRedirects: Int
 
     /// Loads libcurl, if no transport did yet; when it cannot, every request fails with kind
-    /// `network` naming why (see ``unavailable``).
-    init(maxRedirects: Int = 5) {
-        driver = CurlDriver.make()
+    /// `network` naming why (see ``unavailable``). The transport's thread ends after
+    /// `idleExit` (default 10 s) without a request.
+    init(maxRedirects: Int = 5, idleExit: Duration = .seconds(10)) {
+        driver = CurlDriver.make(idleExit: idleExit)
         self.maxRedirects = maxRedirects
     }
 
@@ -42,6 +43,12 @@ final class CurlTransport: HTTPTransport {
                 }
             }
         }
+    }
+
+    /// Whether the transport's thread runs now (`false` without libcurl).
+    var isThreadRunning: Bool {
+        guard case .success(let driver) = driver else { return false }
+        return driver.isThreadRunning
     }
 
     /// Cancels outstanding transfers and frees the multi handle.

@@ -25,7 +25,7 @@ struct Redirection: Sendable, Hashable {
     }
 
     /// The request to send after `request` was answered with redirect `status` to `location`
-    /// (absolute, as resolved against the request's URL), or ``TransportResult/redirectRefused(status:reason:)``.
+    /// (absolute, as resolved against the request's URL), or the ``Refusal`` saying why it is not followed.
     mutating func follow(_ request: PreparedRequest, status: Int, to location: URL) -> Result<PreparedRequest, Refusal> {
         count += 1
         let scheme = location.scheme?.lowercased()

@@ -38,9 +38,9 @@ public struct LoggerPlugin: Plugin {
             destination = .standardError
         case let path:
             destination = .file(path)
-            let directory = path.deletingLastPathComponent
+            let directory = path.parentDirectory
             var isDirectory = false
-            if !directory.isEmpty, !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory) {
+            if !(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory) {
                 settings.problem("to", "the directory of \(JSON.string(path)) does not exist")
             }
         }

@@ -114,7 +114,6 @@ enum FileTransfer {
 
     /// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
     static func write(_ bytes: [UInt8], to path: String) throws(JournalError) {
-        let directory = path.deletingLastPathComponent
-        try FileSystem.writeAtomically(bytes, to: path, directory: directory.isEmpty ? "." : directory)
+        try FileSystem.writeAtomically(bytes, to: path, directory: path.parentDirectory)
     }
 }

@@ -108,7 +108,7 @@ struct ReplayCommand {
             Output.error("switchyard: error: \(error)")
             return .failure
         }
-        let speed = pace.speed.map { "×\($0.rounded() == $0 && abs($0) < 1e15 ? String(Int($0)) : String($0))" } ?? "as fast as possible"
+        let speed = pace.speed.map { "×\(Int64(exactly: $0).map(String.init) ?? String($0))" } ?? "as fast as possible"
         let stepping = "step by step (Enter on stdin, or {\"op\":\"step\"} on \(BusServices.socketPath(dataDirectory: directory)))"
         Output.error("replay: \(actions.count) action\(actions.count == 1 ? "" : "s") (recorded ids \(first.id)-\(last.id)) from \(recording) "
             + "\(step ? stepping : "at \(speed)") into \(directory), effects \(effects ? "on" : "off")")

@@ -98,7 +98,7 @@ struct TailCommand: Sendable {
     /// Where the journal is: the socket's directory when `--socket` named it.
     private func dataDirectory() throws(ControlClient.Failure) -> String {
         if let socket = options.socket, options.dataDirectory == nil {
-            return socket.deletingLastPathComponent
+            return socket.parentDirectory
         }
         do {
             return try options.resolvedDataDirectory()

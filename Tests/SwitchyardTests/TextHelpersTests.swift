@@ -43,12 +43,12 @@ struct TextHelpersTests {
         #expect("   ".trimmingSpaces() == "")
     }
 
-    /// A path's parent as `NSString.deletingLastPathComponent` gives it.
+    /// The directory a path names a file in; `.` for a bare name.
     @Test(arguments: [
-        ("/var/log/bus.log", "/var/log"), ("/bus.log", "/"), ("bus.log", ""), ("logs/bus.log", "logs"),
-        ("/var/log/", "/var"), ("/", "/"), ("a//b", "a"),
+        ("/var/log/bus.log", "/var/log"), ("/bus.log", "/"), ("bus.log", "."), ("logs/bus.log", "logs"),
+        ("/var/log/", "/var"), ("logs/", "."), ("/", "/"), ("a//b", "a"),
     ])
     func parentPath(path: String, parent: String) {
-        #expect(path.deletingLastPathComponent == parent)
+        #expect(path.parentDirectory == parent)
     }
 }

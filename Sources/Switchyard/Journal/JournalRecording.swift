@@ -31,7 +31,7 @@ public struct JournalRecording: Sendable {
         if stat(path + "/journal", &inner) == 0, inner.st_mode & S_IFMT == S_IFDIR {
             kind = .journal(JournalDirectory(dataDirectory: path))
         } else if Self.lastComponent(of: path) == "journal" {
-            kind = .journal(JournalDirectory(dataDirectory: Self.parent(of: path)))
+            kind = .journal(JournalDirectory(dataDirectory: path.parentDirectory))
         } else {
             throw .system(path: path, operation: "read the recording", reason:
                 "it is a directory without a journal/ in it: name a bus's data directory, its journal directory, or a file `switchyard journal export` wrote")
@@ -78,12 +78,5 @@ public struct JournalRecording: Sendable {
     private static func lastComponent(of path: String) -> Substring {
         let trimmed = path.hasSuffix("/") ? path.dropLast() : Substring(path)
         return trimmed.split(separator: "/").last ?? trimmed
-    }
-
-    private static func parent(of path: String) -> String {
-        var trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        trimmed = String(trimmed[..<slash])
-        return trimmed.isEmpty ? "/" : trimmed
     }
 }

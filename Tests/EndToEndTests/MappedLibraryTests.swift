@@ -6,7 +6,7 @@ import Testing
 /// libcurl only when it runs a network-fetch plugin; a bus that cannot load libcurl fails each
 /// request saying why instead of failing to start.
 @Suite(.serialized)
-struct NetworkLibraryTests {
+struct MappedLibraryTests {
     /// The libraries the bus process has mapped, by file name.
     private func mappedLibraries(of bus: RunningBus) throws -> Set<String> {
         // Read to the end: procfs reports a size of 0, and a read sized by it stops at a page.

@@ -1,5 +1,4 @@
 import CSwitchyardIO
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -112,20 +111,6 @@ package final class WorkerThread: Sendable {
         }
     }
 
-    /// Runs `body` on the thread after everything handed over before, blocking the calling
-    /// thread until it returns its result. Only for a thread the worker's work never waits
-    /// for: never the worker's own (it would wait for itself) nor one of the concurrency pool
-    /// (it would hold it).
-    package func runBlocking<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-        let answer = Answer<Result>()
-        submit {
-            answer.value.withLock { $0 = body() }
-            answer.ready.signal()
-        }
-        answer.ready.wait()
-        return answer.value.withLock { $0! }
-    }
-
     private func startThread() {
         let shared = self.shared
         let idleExit = self.idleExit
@@ -177,10 +162,4 @@ package final class WorkerThread: Sendable {
             }
         }
     }
-}
-
-/// The result of ``WorkerThread/runBlocking(_:)``, and the semaphore that says it is there.
-private final class Answer<Value: Sendable>: Sendable {
-    let value = Mutex<Value?>(nil)
-    let ready = DispatchSemaphore(value: 0)
 }

@@ -63,18 +63,6 @@ struct WorkerThreadTests {
         #expect(ran.all == Array(0..<10))
     }
 
-    /// `runBlocking` hands back the body's result after the work handed over before, to a
-    /// thread that is not the worker's.
-    @Test func runBlockingWaitsForTheWorkBefore() async {
-        let worker = WorkerThread(name: "test-blocking")
-        let seen = Recorder<Int>()
-        for index in 0..<100 { worker.submit { seen.append(index) } }
-        let count = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: worker.runBlocking { seen.count }) }.start()
-        }
-        #expect(count == 100)
-    }
-
     /// A worker made when the process is out of descriptors has no eventfd: it still runs its
     /// work (looking for it every millisecond) and says so for its owner to log, counted.
     @Test func workerWithoutEventfdPollsAndSaysSo() async {

@@ -8,11 +8,12 @@ import SwitchyardIO
 ///
 /// The store hands each reduced batch to ``commit(_:)`` and publishes it — and acknowledges
 /// its dispatches — only once the writer's thread has written it (``JournalCommitter``), so
-/// with `fsync: always` an acknowledged dispatch is on disk. Every flush runs on the writer's
-/// thread, so flushes never overlap and one that finds nothing dirty really has nothing to
-/// wait for; batches that arrive during its `fdatasync` gather and go out as one group after
-/// it. Snapshots are written on a background thread of their own, off the writer's path; at
-/// most one snapshot waits at a time (a newer one replaces it). No journal I/O runs on the Swift
+/// with `fsync: always` an acknowledged dispatch is on disk; batches that arrive during its
+/// `write` (and, under `always`, its `fdatasync`) gather and go out as one group after it.
+/// The periodic flush and snapshots run on a background thread of their own, off the writer's
+/// path: under `interval` a busy bus's acknowledgements never wait for a flush, only for a
+/// new segment's (one after each snapshot). Flushes never overlap (``JournalWriter/flush()``);
+/// at most one snapshot waits at a time (a newer one replaces it). No journal I/O runs on the Swift
 /// concurrency pool or a libdispatch worker: both threads are the journal's own, so a busy bus
 /// has no more of them than an idle one, and each ends after ``idleThreadExit`` without work.
 final class Journal: Sendable {
@@ -118,7 +119,7 @@ final class Journal: Sendable {
                 guard let self else { return }
                 // Nothing appended since the last flush queues nothing, so an idle bus's
                 // writer thread can end.
-                if writer.fsync != .never, writer.needsFlush { committer.perform { self.flushNow() } }
+                if writer.fsync != .never, writer.needsFlush { background.submit { self.flushNow() } }
             }
         }
         flushing.withLock { $0 = task }
@@ -138,7 +139,7 @@ final class Journal: Sendable {
         let last = writer.lastSequence
         let latest = snapshots.withLock { $0.latest }
         if writer.failure == nil, last > 0, latest.map({ $0 < last }) ?? true {
-            write(JournalSnapshot(sequence: last, state: finalState, chain: writer.chain), flush: writer.flush)
+            write(JournalSnapshot(sequence: last, state: finalState, chain: writer.chain))
         }
         do {
             try writer.close()
@@ -169,7 +170,7 @@ final class Journal: Sendable {
         committer.onWritten(handler)
     }
 
-    /// The periodic flush, on the writer's thread.
+    /// The periodic flush, on the background thread.
     private func flushNow() {
         do {
             try writer.flush()
@@ -184,30 +185,15 @@ final class Journal: Sendable {
             if snapshots.pending == nil { snapshots.scheduled = false }
             return snapshots.pending
         }) {
-            write(snapshot, flush: flushOnWriterThread)
+            write(snapshot)
         }
     }
 
-    /// Flushes on the writer's thread, after any flush under way there, and waits for it; for
-    /// the background thread, which must not start a flush of its own beside one under way.
-    private func flushOnWriterThread() throws(JournalError) {
-        let failure = committer.runBlocking { () -> JournalError? in
-            do throws(JournalError) {
-                try self.writer.flush()
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    /// Flushes the segments through the snapshot's sequence first (with `flush`, which runs
-    /// the writer's flush on its thread), so a snapshot on disk never runs ahead of the
-    /// actions before it; then writes it and removes older ones.
-    private func write(_ snapshot: JournalSnapshot, flush: () throws(JournalError) -> Void) {
+    /// Flushes the segments through the snapshot's sequence first, so a snapshot on disk
+    /// never runs ahead of the actions before it; then writes it and removes older ones.
+    private func write(_ snapshot: JournalSnapshot) {
         do {
-            try flush()
+            try writer.flush()
             try snapshot.write(in: layout, at: Date())
             writer.account(bytes: FileSystem.size(layout.snapshotPath(sequence: snapshot.sequence)))
             snapshots.withLock { $0.latest = max($0.latest ?? 0, snapshot.sequence) }

@@ -93,18 +93,6 @@ final class JournalCommitter: Sendable {
         await thread.run(body)
     }
 
-    /// Runs `work` on the writer's thread after the batches handed over before.
-    func perform(_ work: @escaping @Sendable () -> Void) {
-        thread.submit(work)
-    }
-
-    /// Runs `body` on the writer's thread after the batches handed over before, blocking the
-    /// calling thread until it returns its result. Only for the journal's background thread,
-    /// which the writer never waits for.
-    func runBlocking<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-        thread.runBlocking(body)
-    }
-
     /// Says why the writer's thread polls instead of parking; `nil` when it parks.
     var pollingNotice: String? { thread.pollingNotice }
 

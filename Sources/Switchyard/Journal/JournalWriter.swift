@@ -53,6 +53,11 @@ final class JournalWriter: Sendable {
     let layout: JournalLayout
     private let state: Mutex<State>
     private let mark: Mutex<MarkState>
+    /// Held through a whole ``flush()``. Flushes come from the background thread (the
+    /// periodic one, and each snapshot's) while the writer's thread appends; one that started
+    /// while another was syncing must not find the data clean and write its mark ahead of
+    /// that sync, so it waits, then flushes whatever is still dirty.
+    private let flushing = Mutex(())
 
     /// Opens for appending after a restore: the newest segment is cut back to its whole
     /// lines (dropping a torn last line) and appended to.
@@ -257,26 +262,29 @@ final class JournalWriter: Sendable {
 
     /// Flushes appended data to the device, if any was written since the last flush, then
     /// records the flushed position in the durable mark; under `always`, where each append
-    /// flushed its data, flushes the mark the appends wrote. The syncs run outside the lock, so
-    /// appends go on meanwhile.
+    /// flushed its data, flushes the mark the appends wrote. Safe from any thread but the
+    /// writer's: the syncs run outside the appends' lock, so appends go on meanwhile, and a
+    /// flush that finds another under way waits for it.
     func flush() throws(JournalError) {
-        let pending: (OpenFile?, JournalMark)? = state.withLock { state in
-            guard state.dirty || state.markDirty, state.failure == nil, let file = state.file else { return nil }
-            defer {
-                state.dirty = false
-                state.markDirty = false
+        try flushing.withLock { _ throws(JournalError) in
+            let pending: (OpenFile?, JournalMark)? = state.withLock { state in
+                guard state.dirty || state.markDirty, state.failure == nil, let file = state.file else { return nil }
+                defer {
+                    state.dirty = false
+                    state.markDirty = false
+                }
+                return (state.dirty ? file : nil, position(of: state))
             }
-            return (state.dirty ? file : nil, position(of: state))
-        }
-        guard let (file, position) = pending else { return }
-        do throws(JournalError) {
-            try file?.sync()
-            try writeMark(position, sync: true)
-        } catch {
-            state.withLock { state in
-                if state.failure == nil { state.failure = error }
+            guard let (file, position) = pending else { return }
+            do throws(JournalError) {
+                try file?.sync()
+                try writeMark(position, sync: true)
+            } catch {
+                state.withLock { state in
+                    if state.failure == nil { state.failure = error }
+                }
+                throw error
             }
-            throw error
         }
     }
 

@@ -1,0 +1,113 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+/// A disk whose flushes the test holds back: a small library, built here with the C compiler and
+/// preloaded into the bus, makes every `fdatasync` and `fsync` wait while the gate file exists
+/// (creating `<gate>.held` when one does). The writes themselves go through; only the flushes
+/// wait, as on an SD card that takes its time.
+struct HeldFlushes: Sendable {
+    static let compiler = ExternalTool(name: "cc", package: "gcc")
+
+    /// The variables that preload the library into a bus.
+    let environment: [String: String]
+    let gate: String
+    var held: String { gate + ".held" }
+
+    private static let source = #"""
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <fcntl.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <unistd.h>
+
+        static void wait_at_gate(void) {
+            const char *gate = getenv("SWITCHYARD_TEST_FLUSH_GATE");
+            if (gate == NULL || access(gate, F_OK) != 0) return;
+            char held[4096];
+            snprintf(held, sizeof held, "%s.held", gate);
+            int marker = open(held, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+            if (marker >= 0) close(marker);
+            while (access(gate, F_OK) == 0) usleep(10000);
+        }
+
+        int fdatasync(int descriptor) {
+            static int (*next)(int);
+            if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+            wait_at_gate();
+            return next(descriptor);
+        }
+
+        int fsync(int descriptor) {
+            static int (*next)(int);
+            if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+            wait_at_gate();
+            return next(descriptor);
+        }
+        """#
+
+    /// Builds the library in `directory`; the gate starts open.
+    init(in directory: TemporaryDirectory) async throws {
+        let source = try directory.write("held-flushes.c", Self.source)
+        let library = directory.path("held-flushes.so")
+        let built = try await Self.compiler.run(["-shared", "-fPIC", "-o", library, source, "-ldl"])
+        guard built.status == 0 else { throw ControlE2EFailure(description: "cc failed: \(built.output)") }
+        gate = directory.path("flush-gate")
+        environment = ["LD_PRELOAD": library, "SWITCHYARD_TEST_FLUSH_GATE": gate]
+    }
+
+    /// From now on flushes wait; `false` when the gate file cannot be made.
+    func close() -> Bool {
+        FileManager.default.createFile(atPath: gate, contents: nil)
+    }
+
+    /// Lets every waiting and later flush through.
+    func open() {
+        try? FileManager.default.removeItem(atPath: gate)
+    }
+
+    /// Whether a flush has been held at the gate.
+    var isHolding: Bool { FileManager.default.fileExists(atPath: held) }
+}
+
+/// Under `fsync: interval` an acknowledgement means written, and the flush follows within a
+/// second: a slow flush must not hold back the acknowledgements of the actions after it.
+struct SlowFlushTests {
+    /// While the periodic flush waits on the disk, later dispatches are still acknowledged; once
+    /// it completes the bus stops cleanly and every acknowledged action is in the journal.
+    @Test(.enabled(if: HeldFlushes.compiler.testsEnabled, "needs cc: install the Debian package gcc"), .scaledTimeLimit(minutes: 5))
+    func heldFlushDoesNotHoldAcknowledgements() async throws {
+        let directory = try TemporaryDirectory()
+        let flushes = try await HeldFlushes(in: directory)
+        let bus = try await RunningBus.start(bus: #"{"name": "slow-flush", "journal": {"fsync": "interval"}}"#,
+                                             in: directory, environment: flushes.environment)
+        let client = try await bus.connect()
+        func dispatch(_ n: Int) async throws -> [String: Any] {
+            object(try await onThread { try client.request(#"{"op":"dispatch","action":{"type":"flush/n","payload":\#(n)}}"#) })
+        }
+        // The first action creates the segment, whose header is flushed before it is written.
+        #expect(try await dispatch(0)["ok"] as? Bool == true)
+        #expect(flushes.close())
+        // Within a second the periodic flush finds the action unflushed and waits at the gate.
+        #expect(await eventually(interval: .milliseconds(20)) { flushes.isHolding }, "no flush reached the gate")
+        // Whatever happens, the gate opens again, so a failing test does not hang the bus.
+        let opener = Task {
+            try await Task.sleep(for: .seconds(60))
+            flushes.open()
+            return true
+        }
+        for n in 1...5 {
+            #expect(try await dispatch(n)["ok"] as? Bool == true)
+        }
+        #expect(flushes.isHolding && FileManager.default.fileExists(atPath: flushes.gate),
+                "the acknowledgements waited for the held flush")
+        opener.cancel()
+        flushes.open()
+        #expect(await bus.stop() == 0, "\(bus.process.stderr)")
+        let shown = try await bus.client(["journal", "show"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let payloads = shown.stdout.split(separator: "\n").filter { $0.contains("flush/n") }
+        #expect(payloads.count == 6, "\(shown.stdout)")
+    }
+}

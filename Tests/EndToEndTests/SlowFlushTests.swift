@@ -2,12 +2,13 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// A disk whose flushes the test holds back: a small library, built here with the C compiler and
+/// A disk whose flushes the test holds back: a small library, built here with clang and
 /// preloaded into the bus, makes every `fdatasync` and `fsync` wait while the gate file exists
 /// (creating `<gate>.held` when one does). The writes themselves go through; only the flushes
 /// wait, as on an SD card that takes its time.
 struct HeldFlushes: Sendable {
-    static let compiler = ExternalTool(name: "cc", package: "gcc")
+    /// The Swift toolchain's own C compiler, which builds the package's C targets.
+    static let compiler = ExternalTool(name: "clang", package: "clang")
 
     /// The variables that preload the library into a bus.
     let environment: [String: String]
@@ -52,7 +53,7 @@ struct HeldFlushes: Sendable {
         let source = try directory.write("held-flushes.c", Self.source)
         let library = directory.path("held-flushes.so")
         let built = try await Self.compiler.run(["-shared", "-fPIC", "-o", library, source, "-ldl"])
-        guard built.status == 0 else { throw ControlE2EFailure(description: "cc failed: \(built.output)") }
+        guard built.status == 0 else { throw ControlE2EFailure(description: "clang failed: \(built.output)") }
         gate = directory.path("flush-gate")
         environment = ["LD_PRELOAD": library, "SWITCHYARD_TEST_FLUSH_GATE": gate]
     }
@@ -76,7 +77,7 @@ struct HeldFlushes: Sendable {
 struct SlowFlushTests {
     /// While the periodic flush waits on the disk, later dispatches are still acknowledged; once
     /// it completes the bus stops cleanly and every acknowledged action is in the journal.
-    @Test(.enabled(if: HeldFlushes.compiler.testsEnabled, "needs cc: install the Debian package gcc"), .scaledTimeLimit(minutes: 5))
+    @Test(.enabled(if: HeldFlushes.compiler.testsEnabled, "needs clang, which the Swift toolchain ships"), .scaledTimeLimit(minutes: 5))
     func heldFlushDoesNotHoldAcknowledgements() async throws {
         let directory = try TemporaryDirectory()
         let flushes = try await HeldFlushes(in: directory)

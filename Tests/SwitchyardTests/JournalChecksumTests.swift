@@ -125,6 +125,34 @@ struct JournalChecksumTests {
         }
     }
 
+    /// A segment started under `interval` is flushed (header, directory entry, mark) by the next
+    /// flush, not when it starts: after a power cut before that flush the mark is still at the
+    /// end of the segment before, and the new one, whole, torn anywhere, zero-filled or empty,
+    /// is the unflushed tail, not damage.
+    @Test(arguments: ["whole", "torn in its header", "torn in a line", "zero-filled", "empty"])
+    func unflushedNewSegmentIsTheTail(state: String) throws {
+        let (layout, files, _) = journal()
+        let oldest = layout.segmentPath(firstSequence: 1)
+        let newest = layout.segmentPath(firstSequence: 4)
+        let first = files[oldest]!
+        var chain: UInt32 = 0
+        var times = TimestampText()
+        var replayed: [UInt8] = []
+        for id in UInt64(1)...3 { JournalLine.append(journaled(id, payload: ["n": .integer(Int64(id))]), chain: &chain, times: &times, to: &replayed) }
+        let mark = JournalMark(first: 1, length: first.count, sequence: 3, chain: chain, reserved: 3)
+        var cut = files
+        let second = files[newest]!
+        switch state {
+        case "torn in its header": cut[newest] = Array(second.prefix(10))
+        case "torn in a line": cut[newest] = Array(second.dropLast(7))
+        case "zero-filled": cut[newest] = [UInt8](repeating: 0, count: second.count)
+        case "empty": cut[newest] = []
+        default: break
+        }
+        let outcome = try walk(cut, layout: layout, mark: mark)
+        #expect(outcome.lastSequence == (state == "whole" ? 5 : state == "torn in a line" ? 4 : 3))
+    }
+
     /// A torn final line after the mark is tolerated; a torn line before it is damage.
     @Test func tornFinalLineOnlyAfterTheMark() throws {
         let (layout, files, mark) = journal()

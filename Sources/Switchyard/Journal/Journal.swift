@@ -11,8 +11,8 @@ import SwitchyardIO
 /// with `fsync: always` an acknowledged dispatch is on disk; batches that arrive during its
 /// `write` (and, under `always`, its `fdatasync`) gather and go out as one group after it.
 /// The periodic flush and snapshots run on a background thread of their own, off the writer's
-/// path: under `interval` a busy bus's acknowledgements never wait for a flush, only for a
-/// new segment's (one after each snapshot). Flushes never overlap (``JournalWriter/flush()``);
+/// path: under `interval` acknowledgements wait for the disk only when a segment ends (after
+/// each snapshot), for that segment's flush. Flushes never overlap (``JournalWriter/flush()``);
 /// at most one snapshot waits at a time (a newer one replaces it). No journal I/O runs on the Swift
 /// concurrency pool or a libdispatch worker: both threads are the journal's own, so a busy bus
 /// has no more of them than an idle one, and each ends after ``idleThreadExit`` without work.

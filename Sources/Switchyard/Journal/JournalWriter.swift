@@ -33,6 +33,9 @@ final class JournalWriter: Sendable {
         var dirty = false
         /// The mark was written since it was last flushed (under `always`).
         var markDirty = false
+        /// The newest segment's directory entry is not flushed yet (under `interval`, until
+        /// the next flush: see ``startSegment(first:state:)``).
+        var entryDirty = false
         var buffer: [UInt8] = []
         var lastSequence: UInt64
         var chain: UInt32
@@ -161,9 +164,12 @@ final class JournalWriter: Sendable {
             // A finished segment is flushed whatever the policy, so a snapshot, which is
             // flushed too, never runs ahead of the actions before it. Also when not dirty (under
             // `always`, which flushed each append): it costs little then, and the next
-            // segment's mark must never be on disk before this segment's end is.
+            // segment's mark must never be on disk before this segment's end is. Nor may the
+            // next segment itself: the walk takes only the newest segment's tail for torn.
             try file.sync()
+            if state.entryDirty { try FileSystem.syncDirectory(layout.directory) }
             state.dirty = false
+            state.entryDirty = false
             state.file = nil
         }
         state.rotateBeforeNextAppend = false
@@ -171,7 +177,14 @@ final class JournalWriter: Sendable {
         let file = state.file!
         do throws(JournalError) {
             try file.write(state.buffer)
-            if state.fsync == .always { try file.sync() }
+            if state.fsync == .always {
+                try file.sync()
+                // A segment started under `interval` before the policy became `always`.
+                if state.entryDirty {
+                    try FileSystem.syncDirectory(layout.directory)
+                    state.entryDirty = false
+                }
+            }
         } catch {
             // Cutting back needs no space, so even a full disk keeps only whole, acknowledged batches.
             try? file.truncate(to: state.segmentBytes)
@@ -200,8 +213,13 @@ final class JournalWriter: Sendable {
         return objects
     }
 
-    /// Creates the segment for `first` with its header, flushed with its directory entry
-    /// (unless the policy is `never`), and moves the mark onto it.
+    /// Creates the segment for `first` with its header and, under `always`, flushes it with
+    /// its directory entry and moves the mark onto it, so the first append's acknowledgement
+    /// means on disk. Under `interval` the next flush does all three (the writer's thread does
+    /// not wait for the disk, nor do the acknowledgements behind it); until then the mark stays
+    /// in the segment before, which this segment's start follows: after a power cut the new
+    /// segment, whole, torn or gone, is the newest and unflushed, as the tail of one is. Under
+    /// `never` the mark moves unflushed.
     private func startSegment(first: UInt64, state: inout State) throws(JournalError) {
         let path = layout.segmentPath(firstSequence: first)
         let existed = access(path, F_OK) == 0
@@ -209,17 +227,22 @@ final class JournalWriter: Sendable {
         var header: [UInt8] = []
         JournalSegmentHeader(first: first, after: state.lastSequence, previous: state.chain).append(to: &header)
         try file.write(header)
-        let sync = state.fsync != .never
-        if sync {
-            try file.sync()
-            try FileSystem.syncDirectory(layout.directory)
-        }
         state.file = file
         state.segmentFirst = first
         state.segmentBytes = header.count
         state.totalBytes += header.count
         if !existed { state.segments += 1 }
-        try writeMark(position(of: state), sync: sync)
+        switch state.fsync {
+        case .always:
+            try file.sync()
+            try FileSystem.syncDirectory(layout.directory)
+            try writeMark(position(of: state), sync: true)
+        case .interval:
+            state.dirty = true
+            state.entryDirty = true
+        case .never:
+            try writeMark(position(of: state), sync: false)
+        }
     }
 
     private func position(of state: State) -> JournalMark {
@@ -267,17 +290,19 @@ final class JournalWriter: Sendable {
     /// flush that finds another under way waits for it.
     func flush() throws(JournalError) {
         try flushing.withLock { _ throws(JournalError) in
-            let pending: (OpenFile?, JournalMark)? = state.withLock { state in
+            let pending: (OpenFile?, entry: Bool, JournalMark)? = state.withLock { state in
                 guard state.dirty || state.markDirty, state.failure == nil, let file = state.file else { return nil }
                 defer {
                     state.dirty = false
                     state.markDirty = false
+                    state.entryDirty = false
                 }
-                return (state.dirty ? file : nil, position(of: state))
+                return (state.dirty ? file : nil, state.entryDirty, position(of: state))
             }
-            guard let (file, position) = pending else { return }
+            guard let (file, entry, position) = pending else { return }
             do throws(JournalError) {
                 try file?.sync()
+                if entry { try FileSystem.syncDirectory(layout.directory) }
                 try writeMark(position, sync: true)
             } catch {
                 state.withLock { state in
@@ -316,18 +341,26 @@ final class JournalWriter: Sendable {
     /// Flushes and closes the segment and records its end in the durable mark (flushed too,
     /// unless the policy is `never`); later appends reopen it.
     func close() throws(JournalError) {
-        let pending: (OpenFile, JournalMark, Bool)? = state.withLock { state in
-            defer {
-                state.file = nil
-                state.dirty = false
-                state.markDirty = false
+        // Under the flushes' lock: a flush under way may have taken the directory entry to
+        // flush, and the mark must not be on disk before that entry is.
+        try flushing.withLock { _ throws(JournalError) in
+            let pending: (OpenFile, entry: Bool, JournalMark, Bool)? = state.withLock { state in
+                defer {
+                    state.file = nil
+                    state.dirty = false
+                    state.markDirty = false
+                    state.entryDirty = false
+                }
+                guard state.failure == nil, let file = state.file else { return nil }
+                return (file, state.entryDirty, position(of: state), state.fsync != .never)
             }
-            guard state.failure == nil, let file = state.file else { return nil }
-            return (file, position(of: state), state.fsync != .never)
+            guard let (file, entry, position, sync) = pending else { return }
+            if sync {
+                try file.sync()
+                if entry { try FileSystem.syncDirectory(layout.directory) }
+            }
+            try writeMark(position, sync: sync)
         }
-        guard let (file, position, sync) = pending else { return }
-        if sync { try file.sync() }
-        try writeMark(position, sync: sync)
     }
 
     var lastSequence: UInt64 { state.withLock { $0.lastSequence } }

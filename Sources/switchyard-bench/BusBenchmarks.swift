@@ -26,6 +26,10 @@ import Synchronization
 ///   Both throughput cases note the bus process's own CPU time (user and system, all its
 ///   threads) per action in the measured runs, which the clients' share of the two cores and
 ///   the neighbours' load do not move as they move the figure.
+/// - `bus.control-throughput.slow-disk`: `bus.control-throughput` on a disk whose every flush
+///   takes 20 ms longer (``SlowFlushLibrary``), as an SD card's may. Baseline: the same case on
+///   this machine's disk; the ratio is how little a slow flush holds the bus back under
+///   `fsync: interval`. Left out without `clang`.
 /// - `bus.control-throughput.relay`: the same clients and watcher against ``RelayServer``, which
 ///   sends the bus's bytes and does none of its work; against the echo server, the ratio no bus
 ///   can pass with these clients on this machine.
@@ -48,6 +52,9 @@ func busBenchmarks() -> [BenchmarkCase] {
         BenchmarkCase(name: "bus.control-throughput.no-logger", unit: "actions/s",
                       measure: { await session.quietThroughput(actions: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) },
                       note: { session.quietCPU.note }),
+        BenchmarkCase(name: "bus.control-throughput.slow-disk", unit: "actions/s",
+                      measure: { await session.slowDiskThroughput(actions: 200_000) },
+                      baseline: { await session.throughput(actions: 200_000, recordingCPU: false) }),
         BenchmarkCase(name: "bus.control-throughput.relay", unit: "lines/s",
                       measure: { await session.relayThroughput(lines: 200_000) }, baseline: { await session.echoThroughput(lines: 200_000) }),
         BenchmarkCase(name: "bus.rss-idle", unit: "MB", higherIsBetter: false, target: 30,
@@ -61,6 +68,8 @@ func busBenchmarks() -> [BenchmarkCase] {
 
 /// The bus processes this run started, stopped when the program exits.
 private let startedBuses = Mutex<[(pid: Int32, directory: String)]>([])
+/// Other temporary directories, removed when the program exits.
+private let temporaryDirectories = Mutex<[String]>([])
 
 private func stopStartedBusesAtExit() {
     atexit {
@@ -68,7 +77,15 @@ private func stopStartedBusesAtExit() {
             kill(pid, SIGTERM)
             try? FileManager.default.removeItem(atPath: directory)
         }
+        for directory in temporaryDirectories.withLock({ $0 }) {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
+}
+
+/// Removes `directory` when the program exits.
+func removeAtExit(_ directory: String) {
+    temporaryDirectories.withLock { $0.append(directory) }
 }
 
 /// One bus process per case kind, started on first use and shared by its repetitions.
@@ -76,6 +93,7 @@ private final class BusBenchSession: Sendable {
     private let latencyBus = Mutex<BenchBus?>(nil)
     private let loadedBus = Mutex<BenchBus?>(nil)
     private let quietBus = Mutex<BenchBus?>(nil)
+    private let slowDiskBus = Mutex<BenchBus?>(nil)
     private let echo = Mutex<EchoServer?>(nil)
     private let relay = Mutex<RelayServer?>(nil)
     private let samples = 20_000
@@ -93,8 +111,8 @@ private final class BusBenchSession: Sendable {
         }
     }
 
-    private func bus(_ slot: borrowing Mutex<BenchBus?>, configuration: Data? = nil) -> BenchBus {
-        started(slot) { BenchBus.start(configuration: configuration) }
+    private func bus(_ slot: borrowing Mutex<BenchBus?>, configuration: Data? = nil, environment: [String: String] = [:]) -> BenchBus {
+        started(slot) { BenchBus.start(configuration: configuration, environment: environment) }
     }
 
     private var echoServer: EchoServer { started(echo) { EchoServer() } }
@@ -109,14 +127,23 @@ private final class BusBenchSession: Sendable {
         return await onThread { server.measureLatency(samples: self.samples) }
     }
 
-    func throughput(actions: Int) async -> Double {
+    /// `recordingCPU`: whether the run counts in `bus.control-throughput`'s CPU note (not when
+    /// it is another case's baseline).
+    func throughput(actions: Int, recordingCPU: Bool = true) async -> Double {
         let bus = bus(latencyBus)
-        return await onThread { bus.measureThroughput(actions: actions, clients: 4, cpu: self.loggerCPU) }
+        return await onThread { bus.measureThroughput(actions: actions, clients: 4, cpu: recordingCPU ? self.loggerCPU : nil) }
     }
 
     func quietThroughput(actions: Int) async -> Double {
         let bus = bus(quietBus, configuration: BenchBus.defaultConfigurationWithoutLogger())
         return await onThread { bus.measureThroughput(actions: actions, clients: 4, cpu: self.quietCPU) }
+    }
+
+    /// 0 when the slow-flush library cannot be built (the case then says why).
+    func slowDiskThroughput(actions: Int) async -> Double {
+        guard let environment = SlowFlushLibrary.environment else { return 0 }
+        let bus = bus(slowDiskBus, environment: environment)
+        return await onThread { bus.measureThroughput(actions: actions, clients: 4) }
     }
 
     func relayThroughput(lines: Int) async -> Double {
@@ -191,8 +218,8 @@ final class BenchBus: Sendable {
     }
 
     /// Starts the bus on `configuration` (a JSON document whose `bus.dataDirectory` is replaced),
-    /// or on the default configuration.
-    static func start(configuration: Data? = nil) -> BenchBus {
+    /// or on the default configuration, with `environment` added to this program's.
+    static func start(configuration: Data? = nil, environment: [String: String] = [:]) -> BenchBus {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             print("switchyard-bench: \(executable.path) is missing; build it first with `swift build -c release`")
             exit(1)
@@ -204,6 +231,7 @@ final class BenchBus: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["run", directory + "/config.json"]
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         // The package root, so the default configuration's relative paths (its GPX route) resolve.
         process.currentDirectoryURL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         process.standardOutput = FileHandle.nullDevice

@@ -166,7 +166,8 @@ struct JournalChecksumTests {
         #expect(throws: JournalError.self) { try walk(early, layout: layout, mark: mark) }
     }
 
-    /// The mark is a fixed-size record that reads back, and a changed byte in it is refused.
+    /// The mark is a fixed-size record that reads back (a new journal's too), and a changed byte
+    /// in it is refused.
     @Test func markRoundTrip() throws {
         let mark = JournalMark(first: 42, length: 1234, sequence: 99, chain: 0xDEAD_BEEF, reserved: 120)
         let bytes = mark.encoded()
@@ -175,6 +176,11 @@ struct JournalChecksumTests {
         var changed = bytes
         changed[20] ^= 1
         #expect((try? JournalMark.decode(changed).get()) == nil)
+        // A new journal's mark, before its first flush, marks no segment and nothing in one.
+        let empty = JournalMark(first: 0, length: 0, sequence: 0, chain: 0, reserved: 7)
+        #expect(try JournalMark.decode(empty.encoded()).get() == empty)
+        let nowhere = JournalMark(first: 0, length: 10, sequence: 3, chain: 0, reserved: 7)
+        #expect((try? JournalMark.decode(nowhere.encoded()).get()) == nil)
     }
 
     /// A repair plan keeps what precedes the damage and moves the rest, never a file before it.

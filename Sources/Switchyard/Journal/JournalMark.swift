@@ -60,9 +60,11 @@ struct JournalMark: Sendable, Hashable {
             case .failure(let error):
                 return .failure(error)
             case .success(let parts):
+                // `first` 0 is the mark of a journal with no segment flushed yet (under
+                // `interval` a bus's first second): it marks nothing, so it has no length.
                 guard let value = try? JSON(parsing: parts.body),
-                      let first = value["first"]?.intValue, first > 0, let length = value["length"]?.intValue, length >= 0,
-                      let sequence = value["sequence"]?.intValue, sequence >= 0,
+                      let first = value["first"]?.intValue, first >= 0, let length = value["length"]?.intValue, length >= 0,
+                      let sequence = value["sequence"]?.intValue, sequence >= 0, first > 0 || (length == 0 && sequence == 0),
                       let reserved = value["reserved"]?.intValue, reserved >= sequence,
                       let chainText = value["chain"]?.stringValue, let chain = CRC32C.parseHex(chainText.utf8) else {
                     return .failure(.init(description: "expected \"first\", \"length\", \"sequence\", \"chain\" and \"reserved\""))

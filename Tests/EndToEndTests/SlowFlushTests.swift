@@ -2,7 +2,7 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// A disk whose flushes the test holds back: a small library, built here with clang and
+/// A disk whose flushes the test holds back: `Scripts/slow-flush.c`, built here with clang and
 /// preloaded into the bus, makes every `fdatasync` and `fsync` wait while the gate file exists
 /// (creating `<gate>.held` when one does). The writes themselves go through; only the flushes
 /// wait, as on an SD card that takes its time.
@@ -15,47 +15,14 @@ struct HeldFlushes: Sendable {
     let gate: String
     var held: String { gate + ".held" }
 
-    private static let source = #"""
-        #define _GNU_SOURCE
-        #include <dlfcn.h>
-        #include <fcntl.h>
-        #include <stdio.h>
-        #include <stdlib.h>
-        #include <unistd.h>
-
-        static void wait_at_gate(void) {
-            const char *gate = getenv("SWITCHYARD_TEST_FLUSH_GATE");
-            if (gate == NULL || access(gate, F_OK) != 0) return;
-            char held[4096];
-            snprintf(held, sizeof held, "%s.held", gate);
-            int marker = open(held, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-            if (marker >= 0) close(marker);
-            while (access(gate, F_OK) == 0) usleep(10000);
-        }
-
-        int fdatasync(int descriptor) {
-            static int (*next)(int);
-            if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-            wait_at_gate();
-            return next(descriptor);
-        }
-
-        int fsync(int descriptor) {
-            static int (*next)(int);
-            if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-            wait_at_gate();
-            return next(descriptor);
-        }
-        """#
-
     /// Builds the library in `directory`; the gate starts open.
     init(in directory: TemporaryDirectory) async throws {
-        let source = try directory.write("held-flushes.c", Self.source)
-        let library = directory.path("held-flushes.so")
+        let source = SwitchyardProcess.packageRoot.appendingPathComponent("Scripts/slow-flush.c").path
+        let library = directory.path("slow-flush.so")
         let built = try await Self.compiler.run(["-shared", "-fPIC", "-o", library, source, "-ldl"])
         guard built.status == 0 else { throw ControlE2EFailure(description: "clang failed: \(built.output)") }
         gate = directory.path("flush-gate")
-        environment = ["LD_PRELOAD": library, "SWITCHYARD_TEST_FLUSH_GATE": gate]
+        environment = ["LD_PRELOAD": library, "SWITCHYARD_SLOW_FLUSH_GATE": gate]
     }
 
     /// From now on flushes wait; `false` when the gate file cannot be made.

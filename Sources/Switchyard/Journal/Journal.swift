@@ -17,7 +17,8 @@ import SwitchyardIO
 /// concurrency pool or a libdispatch worker: both threads are the journal's own, so a busy bus
 /// has no more of them than an idle one, and each ends after ``idleThreadExit`` without work.
 final class Journal: Sendable {
-    /// How often the `interval` policy flushes: once a second.
+    /// How often the `interval` policy flushes: once a second, on the background thread, so a
+    /// snapshot being written there (which flushed first) may delay it by the snapshot's time.
     static let flushInterval: Duration = .seconds(1)
     /// How many snapshots are kept; older ones are removed once a newer one is on disk.
     static let keptSnapshots = 2

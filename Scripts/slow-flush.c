@@ -32,18 +32,15 @@ static int fails_as_a_dying_disk(void) {
     return 1;
 }
 
-int fdatasync(int descriptor) {
-    static int (*next)(int);
-    if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-    wait_as_a_slow_disk();
-    if (fails_as_a_dying_disk()) return -1;
-    return next(descriptor);
-}
+// Each flush call looks up the C library's own on first use and calls it after the wait.
+#define SLOW_FLUSH(name)                                                   \
+    int name(int descriptor) {                                             \
+        static int (*next)(int);                                           \
+        if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, #name);    \
+        wait_as_a_slow_disk();                                             \
+        if (fails_as_a_dying_disk()) return -1;                            \
+        return next(descriptor);                                           \
+    }
 
-int fsync(int descriptor) {
-    static int (*next)(int);
-    if (next == NULL) next = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-    wait_as_a_slow_disk();
-    if (fails_as_a_dying_disk()) return -1;
-    return next(descriptor);
-}
+SLOW_FLUSH(fdatasync)
+SLOW_FLUSH(fsync)

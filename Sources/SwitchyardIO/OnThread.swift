@@ -1,4 +1,3 @@
-
 /// Runs blocking `body` (a socket read, a `waitpid`) on a thread of its own and returns its
 /// result, so the blocking never holds up a thread of the cooperative pool.
 ///

@@ -1,3 +1,5 @@
+import Switchyard
+
 /// Runs benchmark cases and prints one line (or one JSON object) per case.
 struct BenchmarkRunner {
     /// How often each body runs; the median is reported.
@@ -77,6 +79,7 @@ private func grouped(_ value: Double) -> String {
     return String(result.reversed())
 }
 
+/// `text` in a column of `width`, always followed by at least one space.
 private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    text.padded(to: width - 1) + " "
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Switchyard
 
 /// The `--help` text of a command, laid out from its ``CommandSpec``.
 struct HelpFormatter: Sendable {

@@ -14,6 +14,9 @@ struct BenchmarkCase: Sendable {
     var higherIsBetter = true
     /// The figure DESIGN.md asks for, printed beside the measurement; `nil` when none is set.
     var target: Double?
+    /// The least ratio to the baseline DESIGN.md or an issue asks for, printed beside the
+    /// measured ratio with whether it was met; `nil` when none is set.
+    var ratioTarget: Double? = nil
     /// Measures the case once and returns its figure.
     var measure: @Sendable () async -> Double
     /// Measures the baseline once and returns its figure.

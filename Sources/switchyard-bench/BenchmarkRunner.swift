@@ -37,6 +37,7 @@ struct BenchmarkRunner {
             fields.append("\"baseline\": \(rounded(baseline))")
             fields.append("\"ratio\": \(rounded(ratio, places: 2))")
             if let target = benchmark.target { fields.append("\"target\": \(rounded(target))") }
+            if let ratioTarget = benchmark.ratioTarget { fields.append("\"ratioTarget\": \(rounded(ratioTarget, places: 2))") }
             if let note = benchmark.note?() { fields.append("\"note\": \"\(note)\"") }
             print("{" + fields.joined(separator: ", ") + "}")
             return
@@ -45,10 +46,14 @@ struct BenchmarkRunner {
         line += pad(benchmark.subscribers.map { "subscribers=\($0)" } ?? "", 16)
         line += pad("\(grouped(value)) \(benchmark.unit)", 26)
         line += pad("baseline \(grouped(baseline))", 22)
-        line += "ratio \(rounded(ratio, places: 1))x"
+        // Two places: the targets that are ratios (0.5×, 0.7×, 0.9×) sit between tenths.
+        line += "ratio \(rounded(ratio, places: 2))x"
         if let target = benchmark.target {
             let met = benchmark.higherIsBetter ? value >= target : value <= target
             line += "  target \(grouped(target)) \(met ? "met" : "MISSED")"
+        }
+        if let ratioTarget = benchmark.ratioTarget {
+            line += "  target ≥ \(grouped(ratioTarget))x \(ratio >= ratioTarget ? "met" : "MISSED")"
         }
         if let note = benchmark.note?() { line += "  (\(note))" }
         print(line)

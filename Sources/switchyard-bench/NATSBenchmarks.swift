@@ -21,14 +21,14 @@ func natsBenchmarks() -> [BenchmarkCase] {
     let samples = 1_000
     let coreCPU = CPUPerAction()
     return [
-        BenchmarkCase(name: "nats.bridge.core", unit: "actions/s",
+        BenchmarkCase(name: "nats.bridge.core", unit: "actions/s", ratioTarget: 0.7,
                       measure: { await bridgeThroughput(mode: "core", count: count, cpu: coreCPU) },
                       baseline: { await RawNATS.throughput(count: count) },
                       note: { coreCPU.note }),
         BenchmarkCase(name: "nats.bridge.jetstream", unit: "actions/s",
                       measure: { await bridgeThroughput(mode: "jetstream", count: count) },
                       baseline: { await RawNATS.throughput(count: count) }),
-        BenchmarkCase(name: "nats.forward.jetstream", unit: "actions/s",
+        BenchmarkCase(name: "nats.forward.jetstream", unit: "actions/s", target: 100_000,
                       measure: { await forwardThroughput(count: forwardCount) },
                       baseline: { await RawNATS.jetStreamThroughput(count: forwardCount, window: forwardWindow) }),
         BenchmarkCase(name: "nats.latency.p50", unit: "ms", higherIsBetter: false,

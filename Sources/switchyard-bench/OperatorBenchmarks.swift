@@ -10,6 +10,7 @@ func operatorBenchmarks() -> [BenchmarkCase] {
         BenchmarkCase(
             name: "operator.map-filter-chain",
             unit: "elements/s",
+            ratioTarget: 10,
             measure: { await throughput(count: count) { await mapFilterChain(count) } },
             baseline: { await throughput(count: count) { await mapFilterChainOfTasks(count) } }
         ),

@@ -1,0 +1,55 @@
+/// Builds the bus store: state is an object with one slice per plugin that keeps one, each
+/// handed only the actions its ``StateSlice/actions`` pattern matches.
+///
+/// A `bus/reloaded` action from the bus removes the slices its payload lists under
+/// `droppedSlices` (plugins removed, or replaced by another kind); slices of plugins added by
+/// the reload appear with their initial value on that same action. Both happen in the
+/// reducer, so replaying the journal rebuilds the same state.
+enum BusStateReducer {
+    static let reloadedType = "bus/reloaded"
+
+    static func initialState(_ slices: [SliceTable.Entry]) -> JSON {
+        .object(Dictionary(slices.map { ($0.name, $0.slice.initial) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The starting state from a snapshot: the snapshot's slices of plugins the bus still
+    /// has, and the initial slice of every plugin it did not know.
+    static func adopt(_ snapshot: JSON, slices: [SliceTable.Entry]) -> JSON {
+        var members = snapshot.objectValue ?? [:]
+        let names = Set(slices.map(\.name))
+        members = members.filter { names.contains($0.key) }
+        for (name, slice) in slices where members[name] == nil { members[name] = slice.initial }
+        return .object(members)
+    }
+
+    static func reducer(_ table: SliceTable) -> @Sendable (inout JSON, BusAction) -> Void {
+        { state, action in
+            let reloaded = action.type == reloadedType && action.source == "bus"
+            if reloaded, let dropped = action.payload["droppedSlices"]?.arrayValue {
+                for name in dropped.compactMap(\.stringValue) { state[name] = nil }
+            }
+            let slices = table.current
+            // Only the slices that follow this action's type are looked up and handed it; on a
+            // reload every slice is looked up, as that is when the slices it added appear.
+            guard let first = slices.firstIndex(where: { reloaded || $0.slice.actions.matches(action.type) }),
+                  case .object(var members) = state else { return }
+            // Release the enum's reference so each slice is mutated in place, not copied.
+            state = .null
+            for index in slices[first...].indices {
+                // The first was found by its match: matched again only on a reload.
+                let follows = (index == first && !reloaded) || slices[index].slice.actions.matches(action.type)
+                guard follows || reloaded else { continue }
+                // Through the value's index: the `default:` subscript cost two allocations and
+                // a copy of the initial value per slice and action, most of the reducer's time.
+                if let position = members.index(forKey: slices[index].name) {
+                    if follows { slices[index].slice.reduce(&members.values[position], action) }
+                } else {
+                    var value = slices[index].slice.initial
+                    if follows { slices[index].slice.reduce(&value, action) }
+                    members[slices[index].name] = value
+                }
+            }
+            state = .object(members)
+        }
+    }
+}

@@ -28,9 +28,9 @@ struct HTTPEventStream: Sendable {
     }
 
     private static func event(id: UInt64, into bytes: inout [UInt8], data: (inout [UInt8]) -> Void) {
-        bytes.append(contentsOf: "id: ".utf8)
-        bytes.append(contentsOf: String(id).utf8)
-        bytes.append(contentsOf: "\ndata: ".utf8)
+        LineBytes.append("id: ", to: &bytes)
+        LineBytes.appendDecimal(id, to: &bytes)
+        LineBytes.append("\ndata: ", to: &bytes)
         data(&bytes)
         bytes.append(contentsOf: "\n\n".utf8)
     }

@@ -30,7 +30,7 @@ public struct JournalRecording: Sendable {
         var inner = stat()
         if stat(path + "/journal", &inner) == 0, inner.st_mode & S_IFMT == S_IFDIR {
             kind = .journal(JournalDirectory(dataDirectory: path))
-        } else if Self.lastComponent(of: path) == "journal" {
+        } else if path.lastPathComponent == "journal" {
             kind = .journal(JournalDirectory(dataDirectory: path.parentDirectory))
         } else {
             throw .system(path: path, operation: "read the recording", reason:
@@ -73,10 +73,5 @@ public struct JournalRecording: Sendable {
             return true
         }
         return kept
-    }
-
-    private static func lastComponent(of path: String) -> Substring {
-        let trimmed = path.hasSuffix("/") ? path.dropLast() : Substring(path)
-        return trimmed.split(separator: "/").last ?? trimmed
     }
 }

@@ -166,8 +166,7 @@ final class JournalWriter: Sendable {
             // `always`, which flushed each append): it costs little then, and the next
             // segment's mark must never be on disk before this segment's end is. Nor may the
             // next segment itself: the walk takes only the newest segment's tail for torn.
-            try file.sync()
-            if state.entryDirty { try FileSystem.syncDirectory(layout.directory) }
+            try sync(file, entry: state.entryDirty)
             state.dirty = false
             state.entryDirty = false
             state.file = nil
@@ -178,12 +177,10 @@ final class JournalWriter: Sendable {
         do throws(JournalError) {
             try file.write(state.buffer)
             if state.fsync == .always {
-                try file.sync()
-                // A segment started under `interval` before the policy became `always`.
-                if state.entryDirty {
-                    try FileSystem.syncDirectory(layout.directory)
-                    state.entryDirty = false
-                }
+                // The entry is dirty for a segment started under `interval` before the policy
+                // became `always`.
+                try sync(file, entry: state.entryDirty)
+                state.entryDirty = false
             }
         } catch {
             // Cutting back needs no space, so even a full disk keeps only whole, acknowledged batches.
@@ -234,8 +231,7 @@ final class JournalWriter: Sendable {
         if !existed { state.segments += 1 }
         switch state.fsync {
         case .always:
-            try file.sync()
-            try FileSystem.syncDirectory(layout.directory)
+            try sync(file, entry: true)
             try writeMark(position(of: state), sync: true)
         case .interval:
             state.dirty = true
@@ -243,6 +239,14 @@ final class JournalWriter: Sendable {
         case .never:
             try writeMark(position(of: state), sync: false)
         }
+    }
+
+    /// Flushes `file`'s data (when there is a file to flush) and, with `entry`, the directory
+    /// entry of a segment started without flushing it; always in that order, as the mark
+    /// written after must not be on disk before either.
+    private func sync(_ file: OpenFile?, entry: Bool) throws(JournalError) {
+        try file?.sync()
+        if entry { try FileSystem.syncDirectory(layout.directory) }
     }
 
     private func position(of state: State) -> JournalMark {
@@ -301,8 +305,7 @@ final class JournalWriter: Sendable {
             }
             guard let (file, entry, position) = pending else { return }
             do throws(JournalError) {
-                try file?.sync()
-                if entry { try FileSystem.syncDirectory(layout.directory) }
+                try sync(file, entry: entry)
                 try writeMark(position, sync: true)
             } catch {
                 state.withLock { state in
@@ -354,12 +357,9 @@ final class JournalWriter: Sendable {
                 guard state.failure == nil, let file = state.file else { return nil }
                 return (file, state.entryDirty, position(of: state), state.fsync != .never)
             }
-            guard let (file, entry, position, sync) = pending else { return }
-            if sync {
-                try file.sync()
-                if entry { try FileSystem.syncDirectory(layout.directory) }
-            }
-            try writeMark(position, sync: sync)
+            guard let (file, entry, position, flushes) = pending else { return }
+            if flushes { try sync(file, entry: entry) }
+            try writeMark(position, sync: flushes)
         }
     }
 

@@ -11,4 +11,10 @@ extension String {
         while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
         return String(parent)
     }
+
+    /// The last component of a path: `/var/lib/bus/journal/` and `journal` give `journal`.
+    package var lastPathComponent: Substring {
+        let trimmed = hasSuffix("/") ? dropLast() : Substring(self)
+        return trimmed.split(separator: "/").last ?? trimmed
+    }
 }

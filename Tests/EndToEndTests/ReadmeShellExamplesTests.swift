@@ -4,7 +4,7 @@ import Testing
 
 /// The README's runnable shell examples: each code block after a `<!-- readme-check -->`
 /// comment holds `$ switchyard …` lines, each followed by the output it shows. The test runs
-/// every one with the real executable in the package root and compares the output's shape
+/// every one with the real executable in a sandbox (see ``SwitchyardProcess``) and compares the output's shape
 /// (times, ids and other numbers may differ; a line ending in `...` matches any rest).
 @Suite(.serialized)
 struct ReadmeShellExamplesTests {

@@ -29,14 +29,25 @@ public final class SwitchyardProcess: Sendable {
 
     private let process = Process()
     private let output = CapturedOutput()
+    /// The working directory made for a process started without one; removed with it.
+    private let sandbox: TemporaryDirectory?
 
-    /// Starts `switchyard` with `arguments` in `directory` (default: the package root); stdin
-    /// is `input` (such as a ``PseudoTerminal``'s terminal side), or /dev/null.
-    public init(_ arguments: [String], directory: URL = SwitchyardProcess.packageRoot, environment: [String: String] = [:],
+    /// Starts `switchyard` with `arguments` in `directory`; stdin is `input` (such as a
+    /// ``PseudoTerminal``'s terminal side), or /dev/null.
+    ///
+    /// Without a `directory` the process runs in a fresh temporary one of its own, where
+    /// `Config`, `Examples` and `Tests` lead to the package's (so `switchyard run` and relative
+    /// fixture paths work) and the default data directory `.switchyard/` is the sandbox's, never
+    /// the user's in the package root.
+    /// - Throws: ``PackageRootRefusal`` for a `directory` inside the package root, whose
+    ///   `.switchyard/` holds the user's own buses.
+    public init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
                 input: FileHandle? = nil) throws {
+        if let directory { try PackageRootRefusal.check(directory) }
+        sandbox = directory == nil ? try TemporaryDirectory.sandbox() : nil
         process.executableURL = Self.executable
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        process.currentDirectoryURL = directory ?? sandbox?.url
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let stdout = Pipe()
         let stderr = Pipe()
@@ -174,8 +185,34 @@ public final class TemporaryDirectory: Sendable {
         return file.path
     }
 
+    /// A temporary directory to run `switchyard` in: `Config`, `Examples` and `Tests` are
+    /// symbolic links to the package's, read only by the commands the tests run.
+    public static func sandbox() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        for name in ["Config", "Examples", "Tests"] {
+            try FileManager.default.createSymbolicLink(at: directory.url.appendingPathComponent(name),
+                                                       withDestinationURL: SwitchyardProcess.packageRoot.appendingPathComponent(name))
+        }
+        return directory
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A test asked to run `switchyard` inside the package root: its `.switchyard/` is the user's
+/// (the demo's journal, a running bus), which no test may create, lock or append to.
+public struct PackageRootRefusal: Error, CustomStringConvertible {
+    public let description: String
+
+    /// Throws when `directory` is the package root or inside it.
+    static func check(_ directory: URL) throws(PackageRootRefusal) {
+        let root = SwitchyardProcess.packageRoot.resolvingSymlinksInPath().path
+        let path = directory.resolvingSymlinksInPath().path
+        guard path == root || path.hasPrefix(root + "/") else { return }
+        throw PackageRootRefusal(description: "a test runs switchyard in \(path), inside the package root: "
+            + "give it a TemporaryDirectory (or no directory, for a sandbox of its own)")
     }
 }
 

@@ -101,12 +101,19 @@ package enum FileSystem {
 
     /// Writes `bytes` to `path` so that the file is either the old one or the whole new one,
     /// also after a crash: a temporary file is written and flushed, then renamed over `path`.
+    /// When writing, flushing or renaming fails the temporary file is removed.
     package static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws(JournalError) {
         let temporary = path + ".tmp"
         let file = try OpenFile(path: temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        try file.write(bytes)
-        try file.sync()
-        guard rename(temporary, path) == 0 else { throw .system(path: path, operation: "rename \(temporary) to", errno: errno) }
+        do throws(JournalError) {
+            try file.write(bytes)
+            try file.sync()
+            guard rename(temporary, path) == 0 else { throw .system(path: path, operation: "rename \(temporary) to", errno: errno) }
+        } catch {
+            // The temporary file is this call's own: a failed write must not leave half a file.
+            unlink(temporary)
+            throw error
+        }
         try syncDirectory(directory)
     }
 }

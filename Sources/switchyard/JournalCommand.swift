@@ -31,22 +31,35 @@ struct JournalCommand: Sendable {
         repair = parsed.flag("repair")
     }
 
-    func run() -> ExitStatus {
+    /// What Ctrl-C prints when it ends the command at once.
+    var interruptedEnding: String {
+        subcommand == "verify" ? "interrupted: the journal was not verified to its end" : "interrupted"
+    }
+
+    /// Runs the command; `work` shows the progress of `verify` and takes Ctrl-C. A repair or a
+    /// compaction moves or removes files, so an interrupt lets it finish first.
+    func run(_ work: LongWork) -> ExitStatus {
         guard let dataDirectory = options.dataDirectoryOrReport() else { return .failure }
         let directory = JournalDirectory(dataDirectory: dataDirectory)
+        defer { work.finish() }
         do throws(JournalError) {
             switch subcommand {
             case "verify" where repair:
+                _ = work.progress.beginWriting()
                 Output.out(try directory.repair().description)
             case "verify":
-                Output.out(try directory.verify().description)
+                let verified = try directory.verify(progress: work.progress)
+                work.finish()
+                Output.out(verified.description)
             case "compact":
+                _ = work.progress.beginWriting()
                 Output.out(try directory.compact().description)
             default:
                 try show(directory)
             }
-            return .success
+            return work.interruptedStatus ?? .success
         } catch {
+            work.finish()
             Output.error("switchyard: error: \(error)")
             if error.isCorruption, !repair {
                 Output.error("`switchyard journal verify --repair` keeps the journal up to the damage and moves the rest aside (nothing is deleted).")

@@ -38,8 +38,8 @@ enum RecordedRange {
     }
 
     /// The actions of `recording` the query keeps, in order.
-    static func actions(of recording: JournalRecording, _ query: JournalQuery) throws(JournalError) -> [BusAction] {
-        try recording.actions(where: query.matches, until: query.isPastEnd)
+    static func actions(of recording: JournalRecording, _ query: JournalQuery, progress: JournalProgress? = nil) throws(JournalError) -> [BusAction] {
+        try recording.actions(where: query.matches, until: query.isPastEnd, progress: progress)
     }
 }
 

@@ -63,12 +63,18 @@ struct ReplayCommand {
         }
         let actions: [BusAction]
         var start: ReplayStart?
+        // Reading a long recording takes a while: progress on a terminal, and Ctrl-C ends it at
+        // once; from the first write on, a stop signal ends the feed instead (below).
+        let reading = LongWork(signals: signals, ending: "interrupted: nothing was replayed")
+        defer { reading.finish() }
         do throws(JournalError) {
             let opened = try JournalRecording(path: recording)
-            actions = try RecordedRange.actions(of: opened, query)
+            actions = try RecordedRange.actions(of: opened, query, progress: reading.progress)
+            reading.finish()
             // From the middle of a recording, start from the state it had there.
             if query.since != nil, let first = actions.first { start = try ReplayStart(recording: opened, first: first.id) }
         } catch {
+            reading.finish()
             Output.error("switchyard: error: \(error)")
             if error.isCorruption {
                 Output.error("Nothing was replayed. `switchyard journal verify --data-dir DIR` shows the damage; `--repair` keeps the journal up to it and moves the rest aside (nothing is deleted).")
@@ -85,6 +91,7 @@ struct ReplayCommand {
             return .failure
         }
         configuration.bus.dataDirectory = directory
+        _ = reading.progress.beginWriting()
         do {
             try start?.seed(dataDirectory: directory)
         } catch {
@@ -166,6 +173,10 @@ struct ReplayCommand {
             feed.cancel()
         }
         defer { signals.removeHandler() }
+        if reading.interruptedStatus != nil {
+            interrupted.withLock { $0 = true }
+            feed.cancel()
+        }
         let outcome = await feed.value
         if let running {
             await Self.waitUntilQuiet(bus)

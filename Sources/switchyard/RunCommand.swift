@@ -63,18 +63,29 @@ struct RunCommand {
         // Errors from here on may carry expanded values (a data directory, a URL): the log
         // shows the references, never the secrets.
         log.hide(configuration.secrets)
+        // Restoring a long journal takes a while: it shows its progress on a terminal, and a
+        // stop signal meanwhile ends the process at once (restoring writes nothing).
+        let restoring = LongWork(signals: signals) { signal in
+            log.write(.info, "\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping while restoring the journal; nothing was started")
+            return .success
+        }
         let bus: Bus
         do {
-            bus = try Bus(configuration: configuration, registry: registry, services: BusServices(acceptsSliceChanges: acceptsSliceChanges), log: log)
+            bus = try Bus(configuration: configuration, registry: registry,
+                          services: BusServices(acceptsSliceChanges: acceptsSliceChanges, restoreProgress: restoring.progress), log: log)
+            restoring.finish()
         } catch let error as ConfigurationError {
+            restoring.finish()
             report(error.description, in: log)
             return .invalidConfiguration
         } catch let error as JournalError where error.isCorruption {
+            restoring.finish()
             log.write(.error, "\(error)\nThe bus does not start on a damaged journal. Inspect it with "
                 + "`switchyard journal verify --config \(path)`; `switchyard journal verify --repair --config \(path)` keeps "
                 + "everything before the damage and moves the rest aside (nothing is deleted).")
             return .failure
         } catch {
+            restoring.finish()
             log.write(.error, "\(error)")
             return .failure
         }

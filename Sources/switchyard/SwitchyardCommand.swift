@@ -67,13 +67,15 @@ struct SwitchyardCommand {
         case ["journal", "show"], ["journal", "verify"], ["journal", "compact"]:
             let options = try ClientOptions(parsed)
             let command = try JournalCommand(parsed, options: options)
+            let work = LongWork(signals: signals, ending: command.interruptedEnding)
             if parsed.flag("follow") {
                 signals.setHandler { signal in if signal != SIGHUP { exit(ExitStatus.success.rawValue) } }
             }
-            return await onThread { command.run() }
+            return await onThread { command.run(work) }
         case ["journal", "export"], ["journal", "import"]:
             let command = try JournalTransferCommand(parsed, options: try ClientOptions(parsed))
-            return await onThread { command.run() }
+            let work = LongWork(signals: signals, ending: command.interruptedEnding)
+            return await onThread { command.run(work) }
         case ["journal", "diff"]:
             let command = try JournalDiffCommand(parsed)
             return await onThread { command.run() }

@@ -41,6 +41,20 @@ public final class PseudoTerminal: Sendable {
         _ = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
     }
 
+    /// What the child has written to the terminal since the last call, without waiting.
+    public func readAvailable() -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var ready = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLIN) != 0 else { break }
+            let count = chunk.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Why a pseudo-terminal could not be opened.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String

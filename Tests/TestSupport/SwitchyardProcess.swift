@@ -33,7 +33,8 @@ public final class SwitchyardProcess: Sendable {
     private let sandbox: TemporaryDirectory?
 
     /// Starts `switchyard` with `arguments` in `directory`; stdin is `input` (such as a
-    /// ``PseudoTerminal``'s terminal side), or /dev/null.
+    /// ``PseudoTerminal``'s terminal side), or /dev/null; stderr is `errorOutput` when given
+    /// (then ``stderr`` stays empty), else captured.
     ///
     /// Without a `directory` the process runs in a fresh temporary one of its own, where
     /// `Config`, `Examples` and `Tests` lead to the package's (so `switchyard run` and relative
@@ -42,7 +43,7 @@ public final class SwitchyardProcess: Sendable {
     /// - Throws: ``PackageRootRefusal`` for a `directory` inside the package root, whose
     ///   `.switchyard/` holds the user's own buses.
     public init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
-                input: FileHandle? = nil) throws {
+                input: FileHandle? = nil, errorOutput: FileHandle? = nil) throws {
         if let directory { try PackageRootRefusal.check(directory) }
         sandbox = directory == nil ? try TemporaryDirectory.sandbox() : nil
         process.executableURL = Self.executable
@@ -52,8 +53,9 @@ public final class SwitchyardProcess: Sendable {
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
-        process.standardError = stderr
+        process.standardError = errorOutput ?? stderr
         process.standardInput = input ?? FileHandle.nullDevice
+        if errorOutput != nil { try? stderr.fileHandleForWriting.close() }
         // A thread per pipe reads to end of file, so every byte the child wrote is collected
         // before `exitStatus` returns, however much it wrote just before exiting.
         for (pipe, toErrors) in [(stdout, false), (stderr, true)] {

@@ -16,10 +16,14 @@ public struct BusServices: Sendable, Hashable {
     /// The go-aheads of a step-by-step replay, given by the control socket's `step` requests.
     /// Default: `nil` (a `step` request is answered `not-stepping`).
     public var replaySteps: ReplaySteps?
+    /// Hears how far restoring the journal on start has got (phase `restoring`), for a
+    /// progress line. Default: `nil`.
+    public var restoreProgress: JournalProgress?
 
     /// Creates the choice of services; each parameter defaults as documented on its property.
     public init(journal: Bool = true, controlSocket: Bool = true, controlLimits: ControlLimits = ControlLimits(),
-                acceptsSliceChanges: Bool = false, replaySteps: ReplaySteps? = nil) {
+                acceptsSliceChanges: Bool = false, replaySteps: ReplaySteps? = nil, restoreProgress: JournalProgress? = nil) {
+        self.restoreProgress = restoreProgress
         self.journal = journal
         self.controlSocket = controlSocket
         self.controlLimits = controlLimits

@@ -51,7 +51,8 @@ final class BusStorage: Sendable {
             let started = clock.now
             let (opened, restored) = try Journal.open(
                 layout: JournalLayout(dataDirectory: settings.dataDirectory), settings: settings.journal,
-                initialState: state, adopt: { BusStateReducer.adopt($0, slices: slices) }, reduce: reducer, log: log
+                initialState: state, adopt: { BusStateReducer.adopt($0, slices: slices) }, reduce: reducer, log: log,
+                progress: services.restoreProgress
             )
             journal = opened
             state = restored.state

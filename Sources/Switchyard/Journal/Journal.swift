@@ -60,6 +60,7 @@ final class Journal: Sendable {
     ///   - initialState: The state of an empty journal.
     ///   - adopt: Turns a snapshot's state into the starting state.
     ///   - reduce: The bus reducer, for the actions after the snapshot.
+    ///   - progress: Hears how far the restore has got.
     /// - Throws: ``JournalError`` when the journal is corrupt or cannot be read or written.
     static func open(
         layout: JournalLayout,
@@ -67,13 +68,14 @@ final class Journal: Sendable {
         initialState: JSON,
         adopt: (JSON) -> JSON,
         reduce: (inout JSON, BusAction) -> Void,
-        log: LogSink
+        log: LogSink,
+        progress: JournalProgress? = nil
     ) throws(JournalError) -> (journal: Journal, restored: JournalRestore.Outcome) {
         try FileSystem.makeDirectories(layout.directory)
         for name in try FileSystem.names(in: layout.directory) where name.hasSuffix(".tmp") {
             try FileSystem.remove(layout.directory + "/" + name)
         }
-        let restored = try JournalRestore(layout: layout).restore(initialState: initialState, adopt: adopt, reduce: reduce)
+        let restored = try JournalRestore(layout: layout).restore(initialState: initialState, adopt: adopt, reduce: reduce, progress: progress)
         var space = statvfs()
         if statvfs(layout.directory, &space) == 0, Int(space.f_bavail) * Int(space.f_frsize) < minimumFreeBytes {
             throw .system(path: layout.directory, operation: "start the journal in", reason:

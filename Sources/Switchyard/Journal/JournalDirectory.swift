@@ -19,24 +19,23 @@ public struct JournalDirectory: Sendable, Hashable {
     /// returns `false`.
     /// - Throws: ``JournalError`` at the first damaged record, after handing over the actions
     ///   before it.
-    public func forEachAction(_ body: (BusAction) -> Bool) throws(JournalError) {
-        try forEachAction(from: 0, body)
+    /// `progress` hears the bytes read, as phase `reading`.
+    public func forEachAction(progress: JournalProgress? = nil, _ body: (BusAction) -> Bool) throws(JournalError) {
+        try forEachAction(from: 0, progress: progress, body)
     }
 
     /// Hands the journaled actions to `body` like ``forEachAction(_:)``, reading only the
     /// segments that may hold `firstSequence` or later (earlier actions in the first segment
     /// read are handed over too): for following a journal without reading it all again.
     /// The segments read are checked as a whole, so reading continues after `body` stops.
-    public func forEachAction(from firstSequence: UInt64, _ body: (BusAction) -> Bool) throws(JournalError) {
+    public func forEachAction(from firstSequence: UInt64, progress: JournalProgress? = nil, _ body: (BusAction) -> Bool) throws(JournalError) {
         // The mark first: a running bus only moves it forward, onto segments listed after it.
         let mark = try JournalMark.read(layout)
         let segments = try layout.list().segments
         var first = 0
         while first + 1 < segments.count, segments[first + 1].firstSequence <= firstSequence { first += 1 }
         var stopped = false
-        _ = try JournalWalk(layout: layout, segments: segments, snapshots: [:], mark: mark) { segment throws(JournalError) in
-            try FileSystem.read(segment.path)
-        }.walk(from: first, start: nil) { action in
+        _ = try walk(segments: segments, from: first, snapshots: [:], mark: mark, progress: progress.map { ($0, "reading") }) { action in
             guard !stopped else { return }
             stopped = !body(action)
         }
@@ -49,7 +48,8 @@ public struct JournalDirectory: Sendable, Hashable {
     /// actions' effect (after a machine crash under `fsync: never`).
     /// - Throws: ``JournalError`` naming the file, line and byte offset of the first problem;
     ///   ``repair()`` moves it and everything after it aside.
-    public func verify() throws(JournalError) -> JournalVerification {
+    /// - Parameter progress: Hears the bytes of segments read, as phase `verifying`.
+    public func verify(progress: JournalProgress? = nil) throws(JournalError) -> JournalVerification {
         let mark = try JournalMark.read(layout)
         let (segments, snapshots) = try layout.list()
         var chains: [UInt64: UInt32?] = [:]
@@ -62,7 +62,7 @@ public struct JournalDirectory: Sendable, Hashable {
         }), segments[first].firstSequence > latest.sequence + 1 {
             throw .missingActions(after: latest.sequence, firstAvailable: segments[first].firstSequence)
         }
-        let outcome = try walk(segments: segments, snapshots: chains, mark: mark) { _ in }
+        let outcome = try walk(segments: segments, snapshots: chains, mark: mark, progress: progress.map { ($0, "verifying") }) { _ in }
         var report = JournalVerification(directory: path, snapshots: snapshots.map(\.sequence))
         report.segments = outcome.segments
         report.actions = outcome.actions
@@ -75,11 +75,14 @@ public struct JournalDirectory: Sendable, Hashable {
         return report
     }
 
-    func walk(segments: [JournalLayout.Segment], snapshots: [UInt64: UInt32?], mark: JournalMark?,
+    func walk(segments: [JournalLayout.Segment], from first: Int = 0, snapshots: [UInt64: UInt32?], mark: JournalMark?,
+              progress: (JournalProgress, phase: String)? = nil,
               _ body: (BusAction) throws(JournalError) -> Void) throws(JournalError) -> JournalWalk.Outcome {
-        try JournalWalk(layout: layout, segments: segments, snapshots: snapshots, mark: mark) { segment throws(JournalError) in
+        var walker = JournalWalk(layout: layout, segments: segments, snapshots: snapshots, mark: mark) { segment throws(JournalError) in
             try FileSystem.read(segment.path)
-        }.walk(from: 0, start: nil, body)
+        }
+        walker.progress = progress
+        return try walker.walk(from: first, start: nil, body)
     }
 
     /// Removes what the latest snapshot makes unnecessary for a restore: older snapshots and

@@ -52,11 +52,12 @@ public struct JournalRecording: Sendable {
 
     /// Hands every recorded action to `body`, oldest first, stopping early when `body` returns
     /// `false`. A file is read and checked whole before the first action is handed over.
+    /// `progress` hears the bytes of a journal's segments read, as phase `reading`.
     /// - Throws: ``JournalError`` at the first damaged record or bad line.
-    public func forEachAction(_ body: (BusAction) -> Bool) throws(JournalError) {
+    public func forEachAction(progress: JournalProgress? = nil, _ body: (BusAction) -> Bool) throws(JournalError) {
         switch kind {
         case .journal(let directory):
-            try directory.forEachAction(body)
+            try directory.forEachAction(progress: progress, body)
         case .file:
             for action in try ActionLines.parse(try FileSystem.read(path), file: path) where !body(action) { return }
         }
@@ -65,9 +66,10 @@ public struct JournalRecording: Sendable {
     /// The recorded actions `include` keeps, in order, stopping at the first action `isPastEnd`
     /// says is beyond the range.
     /// - Throws: ``JournalError`` at the first damaged record or bad line.
-    public func actions(where include: (BusAction) -> Bool, until isPastEnd: (BusAction) -> Bool = { _ in false }) throws(JournalError) -> [BusAction] {
+    public func actions(where include: (BusAction) -> Bool, until isPastEnd: (BusAction) -> Bool = { _ in false },
+                        progress: JournalProgress? = nil) throws(JournalError) -> [BusAction] {
         var kept: [BusAction] = []
-        try forEachAction { action in
+        try forEachAction(progress: progress) { action in
             if isPastEnd(action) { return false }
             if include(action) { kept.append(action) }
             return true

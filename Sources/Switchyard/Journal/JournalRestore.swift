@@ -38,13 +38,15 @@ struct JournalRestore {
     ///   - adopt: Turns a snapshot's state into the starting state (the bus keeps only the
     ///     slices of plugins it still has and adds new ones).
     ///   - reduce: The bus reducer.
+    ///   - progress: Hears the bytes read, as phase `restoring`.
     /// - Throws: ``JournalError`` for a corrupt snapshot, segment or mark, a gap in the
     ///   sequence or the chain, missing actions after the snapshot, or a journal that ends
     ///   before the point its mark says was flushed.
     func restore(
         initialState: JSON,
         adopt: (JSON) -> JSON,
-        reduce: (inout JSON, BusAction) -> Void
+        reduce: (inout JSON, BusAction) -> Void,
+        progress: JournalProgress? = nil
     ) throws(JournalError) -> Outcome {
         let (segments, snapshots) = try layout.list()
         var outcome = Outcome(state: initialState, lastSequence: 0)
@@ -70,9 +72,11 @@ struct JournalRestore {
         }
         var state = outcome.state
         var replayed = 0
-        let walk = try JournalWalk(layout: layout, segments: segments, snapshots: snapshotChains, mark: outcome.mark) { segment throws(JournalError) in
+        var walker = JournalWalk(layout: layout, segments: segments, snapshots: snapshotChains, mark: outcome.mark) { segment throws(JournalError) in
             try FileSystem.read(segment.path)
-        }.walk(from: first, start: start) { action throws(JournalError) in
+        }
+        walker.progress = progress.map { ($0, "restoring") }
+        let walk = try walker.walk(from: first, start: start) { action throws(JournalError) in
             guard action.id > base else { return }
             reduce(&state, action)
             replayed += 1

@@ -43,6 +43,8 @@ struct JournalWalk {
     var requireMark = true
     /// Reads a segment's bytes (the file system, or memory in tests).
     let read: (JournalLayout.Segment) throws(JournalError) -> [UInt8]
+    /// Hears the bytes read of the segments walked, under the phase's name.
+    var progress: (JournalProgress, phase: String)?
 
     /// Walks `segments[from...]`, handing every action to `body`.
     /// - Throws: ``JournalError`` at the first damage, naming file, line and byte.
@@ -56,12 +58,18 @@ struct JournalWalk {
         } else if let mark, mark.sequence <= (start?.sequence ?? 0), index < segments.count, mark.first < segments[index].firstSequence {
             markReached = true
         }
+        let total = progress == nil ? 0 : segments[index...].reduce(0) { $0 + FileSystem.size($1.path) }
         for position in index..<segments.count {
             let segment = segments[position]
             let isNewest = position == segments.count - 1
             let marked = mark?.first == segment.firstSequence ? mark : nil
             let bytes = try read(segment)
-            let summary = try SegmentScanner(segment: segment, isNewest: isNewest, checkpoint: marked?.length).scan(bytes, body)
+            var scanner = SegmentScanner(segment: segment, isNewest: isNewest, checkpoint: marked?.length)
+            if let (progress, phase) = progress {
+                let base = outcome.bytes
+                scanner.onProgress = { progress.report(phase, done: base + $0, total: max(total, base + bytes.count), bytes: true) }
+            }
+            let summary = try scanner.scan(bytes, body)
             try link(segment, summary, after: previous, start: previous == nil ? start : nil, into: &outcome)
             if let marked {
                 guard summary.validLength >= marked.length else {

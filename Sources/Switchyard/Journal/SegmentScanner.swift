@@ -44,6 +44,10 @@ struct SegmentScanner {
     let isNewest: Bool
     /// A byte offset whose line end to report in ``Summary/checkpoint`` (the durable mark).
     var checkpoint: Int?
+    /// Hears the offset scanned to every ``progressLines`` lines, for a progress display.
+    var onProgress: ((Int) -> Void)?
+    /// Often enough that a display moves several times a second in a debug build.
+    static let progressLines = 1024
 
     init(segment: JournalLayout.Segment, isNewest: Bool, checkpoint: Int? = nil) {
         self.segment = segment
@@ -124,6 +128,7 @@ struct SegmentScanner {
                 }
                 lineStart = end + 1
                 summary.validLength = lineStart
+                if let onProgress, lineNumber % Self.progressLines == 0 { onProgress(lineStart) }
                 if lineStart == checkpoint, let sequence = summary.end { summary.checkpoint = Point(sequence: sequence, chain: summary.chain) }
             }
         }

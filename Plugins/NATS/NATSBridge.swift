@@ -222,6 +222,10 @@ final class NATSBridge: Sendable {
             case .rejected(let type, let id, let reason):
                 reporter.failure("rejected", "JetStream refused \(type) (id \(id)): \(reason)",
                                  details: ["type": .string(type), "id": .integer(Int64(id))], repeatable: true)
+            case .refused(let id, let reason):
+                reporter.failure("refused", "JetStream refuses to store what the bridge publishes (from id \(id)): \(reason); "
+                                 + "the actions are kept and published again until the stream takes them",
+                                 details: ["id": .integer(Int64(id))], repeatable: true)
             case .duplicateID(let type, let id):
                 // One report per episode: the message names no id, so repeats are recognised.
                 reporter.failure("duplicate-id", "JetStream dropped actions whose message ids (\(origin)-ID) it already held: "
@@ -247,6 +251,7 @@ final class NATSBridge: Sendable {
             }
             let effects = withMachine { $0.tick(now: now()) }
             report(effects.reports)
+            reporter.counters(counters, now: now())
             if forwardsFromJournal { saveCursor(force: false) }
         }
     }

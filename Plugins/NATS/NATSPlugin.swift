@@ -17,9 +17,9 @@ import Switchyard
 /// never published again, so nothing loops. The plugin emits `NAME/status` (`connecting`,
 /// `connected`, `disconnected`), `NAME/failed` (`kind`: `unreachable`, `authorization`,
 /// `timeout`, `closed`, `stale`, `server`, `protocol`, `unsupported`, `io`, `jetstream`,
-/// `oversized`, `rejected`, `duplicate-id`, `invalid-message`, `cursor`, `retention`,
-/// `journal`; with `message`) and
-/// `NAME/overflow`, and keeps `state.NAME`. It never fails: it reconnects with backoff and
+/// `oversized`, `rejected`, `refused` (a full stream, once per episode), `duplicate-id`,
+/// `invalid-message`, `cursor`, `retention`, `journal`; with `message`), `NAME/overflow` and
+/// `NAME/counters` (at most once a second while they change), and keeps `state.NAME`. It never fails: it reconnects with backoff and
 /// jitter for as long as the bus runs.
 public struct NATSPlugin: Plugin {
     /// `nats`.
@@ -89,7 +89,7 @@ public struct NATSPlugin: Plugin {
     private func run<C: Clock>(context: PluginContext, clock: C) async where C.Duration == Duration {
         let start = clock.now
         let bridge = NATSBridge(settings: settings, context: context, now: { start.duration(to: clock.now) })
-        // Live counters for stats and /metrics; the slice's copy changes only with the status.
+        // Live counters for stats and /metrics; the slice's copy follows through NAME/counters.
         context.reportCounters { (bridge.counters.objectValue ?? [:]).compactMapValues { $0.intValue.map(Int64.init) } }
         await bridge.run()
     }

@@ -1,8 +1,8 @@
 import Switchyard
 import Synchronization
 
-/// Turns what the bridge learns into `NAME/status`, `NAME/failed` and `NAME/overflow`
-/// actions and log lines, without repeating itself.
+/// Turns what the bridge learns into `NAME/status`, `NAME/failed`, `NAME/overflow` and
+/// `NAME/counters` actions and log lines, without repeating itself.
 ///
 /// A status is emitted when it changes; a failure when it differs from the previous one, so
 /// a server that stays unreachable gives one `NAME/failed` per outage, not one per attempt.
@@ -13,7 +13,13 @@ final class NATSReporter: Sendable {
         var status: String?
         var statusDetail: String?
         var failure: String?
+        var counters: JSON?
+        var countersAt: Duration?
     }
+
+    /// The least time between two `NAME/counters` actions, so counting costs the journal at
+    /// most one action a second.
+    static let countersInterval = Duration.seconds(1)
 
     let context: PluginContext
     private let memory = Mutex(Memory())
@@ -54,6 +60,18 @@ final class NATSReporter: Sendable {
         payload["kind"] = .string(kind)
         payload["message"] = .string(message)
         emit("failed", payload: .object(payload))
+    }
+
+    /// Emits `NAME/counters` when `counters` differ from the last ones emitted and
+    /// ``countersInterval`` has passed since (`now` on the bridge's clock), so
+    /// `state.NAME.counters` follows the bridge's work instead of its last status change.
+    func counters(_ counters: JSON, now: Duration) {
+        let due = memory.withLock { memory in
+            guard memory.counters != counters, memory.countersAt.map({ now - $0 >= Self.countersInterval }) ?? true else { return false }
+            (memory.counters, memory.countersAt) = (counters, now)
+            return true
+        }
+        if due { emit("counters", payload: counters) }
     }
 
     /// Emits `NAME/overflow` and a warning.

@@ -3,7 +3,7 @@ import Switchyard
 /// The plugin's slice of bus state, `state.NAME`, folded from its own actions:
 /// `status` (`connecting` | `connected` | `disconnected`), `url`, `server`, `lastError`,
 /// `failures` (the `NAME/failed` count), `dropped` (actions lost to a full buffer) and
-/// `counters` (as of the last status change).
+/// `counters` (the bridge's, at most a second old while they change: `NAME/counters`).
 enum NATSStatusSlice {
     /// The slice before any action.
     static func initial(url: String) -> JSON {
@@ -23,6 +23,7 @@ enum NATSStatusSlice {
         let status = name + "/status"
         let failed = name + "/failed"
         let overflow = name + "/overflow"
+        let counters = name + "/counters"
         return { slice, action in
             guard action.source == name else { return }
             switch action.type {
@@ -37,6 +38,8 @@ enum NATSStatusSlice {
                 slice["failures"] = .integer(Int64((slice["failures"]?.intValue ?? 0) + 1))
             case overflow:
                 slice["dropped"] = action.payload["dropped"] ?? .null
+            case counters:
+                slice["counters"] = action.payload
             default:
                 break
             }

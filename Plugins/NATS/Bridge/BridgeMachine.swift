@@ -35,6 +35,9 @@ struct BridgeMachine: Sendable {
     private(set) var failedCount = 0
     /// Publishes are getting "no responders" and being retried; cleared by the next acknowledgement.
     private var awaitingStream = false
+    /// Whether the stream refuses to store (full under `discard: new`): reported once per
+    /// episode, which ends with the next stored publish.
+    private var streamRefusing = false
 
     /// Creates a disconnected machine.
     init(configuration: Configuration) {
@@ -254,6 +257,10 @@ struct BridgeMachine: Sendable {
         switch reply {
         case .success(let acknowledgement):
             awaitingStream = false
+            if streamRefusing {
+                streamRefusing = false
+                effects.reports.append(.warning("JetStream stores publishes again"))
+            }
             // A resent action may be acknowledged twice; it was published once.
             guard let message = outbox.unacknowledged(id) else { return }
             if acknowledgement["duplicate"] == true, !message.isResend {
@@ -267,6 +274,14 @@ struct BridgeMachine: Sendable {
             }
             effects.settled.append(id)
             send(outbox.acknowledge(id, now: now), now: now, effects: &effects)
+        case .failure(let error) where error.errorCode == JetStreamAPIError.storeFailed:
+            // The stream is full and discards new messages (or another limit refuses them):
+            // the action stays and is retried when it expires, as store-and-forward keeps
+            // everything, but the refusal is told (once per episode), never waited out silently.
+            if !streamRefusing {
+                streamRefusing = true
+                effects.reports.append(.refused(id: id, reason: "\(error.description) (error \(error.errorCode))"))
+            }
         case .failure(let error) where error.code == 503:
             // JetStream is busy or electing a leader: the publish is retried when it expires.
             break

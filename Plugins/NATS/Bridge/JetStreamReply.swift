@@ -94,4 +94,7 @@ struct JetStreamAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     static let streamNotFound = 10059
     /// `err_code` of "consumer not found".
     static let consumerNotFound = 10014
+    /// `err_code` of a publish the stream would not store (status 503): a limit such as
+    /// `max_msgs` or `max_bytes` reached under `discard: new` ("maximum messages exceeded").
+    static let storeFailed = 10077
 }

@@ -173,6 +173,27 @@ struct BridgeMachineTests {
         #expect(machine.heldCount == 0)
     }
 
+    /// A full stream under `discard: new` answers 503 with error 10077: the first refusal of an
+    /// episode is reported, none is settled or counted as failed, each is retried, and a stored
+    /// publish ends the episode so the next refusal is reported again.
+    @Test func fullStreamRefusalsAreReportedOncePerEpisode() {
+        let full = #"{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"},"stream":"SWITCHYARD","seq":0}"#
+        var machine = Self.readyJetStream(window: 4)
+        _ = machine.submit(OutboxTests.message(1), now: .zero)
+        _ = machine.submit(OutboxTests.message(2), now: .zero)
+        let first = machine.received(Self.reply("1", full), now: .zero)
+        #expect(first.reports == [.refused(id: 1, reason: "maximum messages exceeded (error 10077)")] && first.settled.isEmpty)
+        let second = machine.received(Self.reply("2", full), now: .zero)
+        #expect(second.reports.isEmpty && second.settled.isEmpty)
+        #expect(machine.failedCount == 0 && machine.heldCount == 2)
+        #expect(Self.text(machine.tick(now: .seconds(5))).contains("_INBOX.t.1 "))
+        #expect(machine.received(Self.reply("1", full), now: .seconds(5)).reports.isEmpty)
+        let stored = machine.received(Self.reply("2", #"{"stream":"SWITCHYARD","seq":1}"#), now: .seconds(5))
+        #expect(stored.settled == [2] && stored.reports == [.warning("JetStream stores publishes again")])
+        #expect(machine.received(Self.reply("1", full), now: .seconds(5)).reports == [.refused(id: 1, reason: "maximum messages exceeded (error 10077)")])
+        #expect(machine.publishedCount == 1 && machine.failedCount == 0 && machine.heldCount == 1)
+    }
+
     /// An id is settled once: a repeated acknowledgement or refusal, or one for an id never published, settles nothing more.
     @Test func settlesEachIdOnce() {
         var machine = Self.readyJetStream(window: 4)

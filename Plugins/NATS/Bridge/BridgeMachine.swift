@@ -274,11 +274,11 @@ struct BridgeMachine: Sendable {
             }
             effects.settled.append(id)
             send(outbox.acknowledge(id, now: now), now: now, effects: &effects)
-        case .failure(let error) where error.errorCode == JetStreamAPIError.storeFailed:
+        case .failure(let error) where error.code == 503 && error.errorCode == JetStreamAPIError.storeFailed:
             // The stream is full and discards new messages (or another limit refuses them):
             // the action stays and is retried when it expires, as store-and-forward keeps
             // everything, but the refusal is told (once per episode), never waited out silently.
-            if !streamRefusing {
+            if !streamRefusing, outbox.unacknowledged(id) != nil {
                 streamRefusing = true
                 effects.reports.append(.refused(id: id, reason: "\(error.description) (error \(error.errorCode))"))
             }

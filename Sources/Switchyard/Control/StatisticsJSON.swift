@@ -74,6 +74,7 @@ extension JournalStatistics {
             "snapshotSequence": snapshotSequence.map { .integer(Int64(clamping: $0)) } ?? .null,
             "fsync": .string(fsync.rawValue),
             "failure": failure.map(JSON.string) ?? .null,
+            "olderDamage": olderDamage.map(JSON.string) ?? .null,
         ]
     }
 }

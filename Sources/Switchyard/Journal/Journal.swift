@@ -42,8 +42,13 @@ final class Journal: Sendable {
     private let background = WorkerThread(name: "journal-bg", idleExit: Journal.idleThreadExit)
     private let snapshots: Mutex<SnapshotState>
     private let flushing = Mutex<Task<Void, Never>?>(nil)
+    /// The part of the journal the restore did not read, to check after start.
+    private let olderCheck: OlderJournalCheck?
+    /// The damage that check found, for `stats` and `/metrics`.
+    private let olderDamage = Mutex<String?>(nil)
 
-    private init(layout: JournalLayout, writer: JournalWriter, snapshotSequence: UInt64?, log: LogSink) {
+    private init(layout: JournalLayout, writer: JournalWriter, snapshotSequence: UInt64?, olderCheck: OlderJournalCheck?, log: LogSink) {
+        self.olderCheck = olderCheck
         self.layout = layout
         self.writer = writer
         self.log = log
@@ -85,7 +90,9 @@ final class Journal: Sendable {
         if restored.tornLength > 0, let newest = restored.newestSegment {
             log.write(.warning, "journal: dropped a torn last line of \(restored.tornLength) bytes at byte \(newest.validLength) of \(newest.segment.path) (an append cut short after the last flush; it was never acknowledged as durable)")
         }
-        return (Journal(layout: layout, writer: writer, snapshotSequence: restored.snapshotSequence, log: log), restored)
+        let journal = Journal(layout: layout, writer: writer, snapshotSequence: restored.snapshotSequence,
+                              olderCheck: OlderJournalCheck(layout: layout, restored: restored), log: log)
+        return (journal, restored)
     }
 
     /// Hands a reduced batch, whose ids continue the journal's sequence, to the writer's
@@ -158,7 +165,20 @@ final class Journal: Sendable {
     var statistics: JournalStatistics {
         JournalStatistics(directory: layout.directory, bytes: writer.totalBytes, segments: writer.segments,
                           lastSequence: writer.lastSequence, snapshotSequence: snapshots.withLock { $0.latest },
-                          fsync: writer.fsync, failure: writer.failure?.description)
+                          fsync: writer.fsync, failure: writer.failure?.description, olderDamage: olderDamage.withLock { $0 })
+    }
+
+    /// Checks the segments and snapshots behind the restore's snapshot on a thread of its own
+    /// (``OlderJournalCheck``) and hands the outcome to `report`; damage also shows in
+    /// ``statistics``. Does nothing when the restore read the whole journal.
+    func checkOlderPart(report: @escaping @Sendable (OlderJournalCheck.Outcome) -> Void) {
+        guard let olderCheck else { return }
+        startDetachedThread { [self] in
+            nameCurrentThread("journal-check")
+            let outcome = olderCheck.run()
+            if case .damaged(let error) = outcome { olderDamage.withLock { $0 = error.description } }
+            report(outcome)
+        }
     }
 
     /// Calls `handler` once when the journal fails — an append or a background flush — so the

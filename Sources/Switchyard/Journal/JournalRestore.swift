@@ -23,6 +23,9 @@ struct JournalRestore {
         var chain: UInt32 = 0
         /// The durable mark, if the journal has one.
         var mark: JournalMark?
+        /// The first sequence of the oldest segment the restore read; the segments before it
+        /// (behind the snapshot) were not read. `nil` when it read none.
+        var firstReadSegment: UInt64?
 
         /// The sequence number of the next action: after the last journaled one and after every
         /// id ever given out (a repair that moved actions aside keeps their ids reserved).
@@ -70,6 +73,7 @@ struct JournalRestore {
         if first < segments.count, segments[first].firstSequence > base + 1 {
             throw .missingActions(after: base, firstAvailable: segments[first].firstSequence)
         }
+        if first < segments.count { outcome.firstReadSegment = segments[first].firstSequence }
         var state = outcome.state
         var replayed = 0
         var walker = JournalWalk(layout: layout, segments: segments, snapshots: snapshotChains, mark: outcome.mark) { segment throws(JournalError) in

@@ -14,4 +14,7 @@ public struct JournalStatistics: Sendable, Hashable {
     public var fsync: JournalSettings.Fsync
     /// The error that stopped journaling, if one did.
     public var failure: String?
+    /// Damage found after start in the segments or snapshots behind the restore's snapshot
+    /// (which restores do not read); `nil` while none is known.
+    public var olderDamage: String? = nil
 }

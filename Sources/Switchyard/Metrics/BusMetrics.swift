@@ -37,6 +37,8 @@ enum BusMetrics {
             out.single("switchyard_journal_bytes", .gauge, "Bytes in the journal's segments.", Double(journal.bytes))
             out.single("switchyard_journal_segments", .gauge, "Journal segment files.", Double(journal.segments))
             out.single("switchyard_journal_last_sequence", .gauge, "The last sequence number journaled.", Double(journal.lastSequence))
+            out.single("switchyard_journal_older_damage", .gauge, "1 when the segments or snapshots behind the restored snapshot are damaged.",
+                       journal.olderDamage == nil ? 0 : 1)
             if let sync = snapshot.journalSync {
                 histogram("switchyard_journal_fsync_seconds", "How long the journal's flushes to disk (fdatasync) take.",
                           bounds: snapshot.journalSyncBounds, counts: sync, into: &out)

@@ -51,6 +51,7 @@ extension Bus {
                 + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? "")
                 + (storage?.httpURL.map { "; http \($0)" } ?? ""))
             readiness.send(true)
+            checkOlderJournal()
             for await stop in stopRequested.subscribe() where stop { break }
         }
         await shutDown()

@@ -62,7 +62,8 @@ struct InterruptTests {
     }
 
     /// Verify and export interrupted while they read exit 130 at once, write nothing (no
-    /// `FILE`, no `FILE.tmp`), and the journal is as it was. Piped, they show no progress.
+    /// `FILE`, no `FILE.tmp`), and the journal is as it was; `run` stops while it restores.
+    /// Piped, they show no progress.
     @Test func interruptedVerifyAndExportExit130() async throws {
         let directory = try recording()
         let imported = try SwitchyardProcess(["journal", "import", "many.jsonl", "--data-dir", "data"], directory: directory.url)
@@ -81,6 +82,12 @@ struct InterruptTests {
         for name in ["out.jsonl", "out.jsonl.tmp"] {
             #expect(!FileManager.default.fileExists(atPath: directory.path(name)), "\(name) was left behind")
         }
+
+        // `run` shows its restore and stops during it, with exit 0 as on any stop.
+        _ = try directory.write("big.json", #"{"bus": {"name": "big", "dataDirectory": "data"}, "plugins": []}"#)
+        let run = try await interrupt(["run", "big.json"], in: directory, during: "restoring")
+        #expect(run.status == 0, "\(run.terminal)")
+        #expect(run.terminal.contains("SIGINT: stopping while restoring the journal; nothing was started"), "\(run.terminal)")
 
         let piped = try SwitchyardProcess(["journal", "verify", "--data-dir", "data"], directory: directory.url)
         #expect(await piped.exitStatus(timeout: .seconds(300)) == 0, "\(piped.stderr)")

@@ -11,6 +11,7 @@ final class ProgressLine: Sendable {
     private struct State {
         var lastDrawn: ContinuousClock.Instant?
         var shown = false
+        var counted = 0
     }
 
     private let enabled: Bool
@@ -33,6 +34,17 @@ final class ProgressLine: Sendable {
         }
         guard due else { return }
         DescriptorWriter.writeAll(Array(("\r" + Self.text(report) + "\u{1B}[K").utf8), to: STDERR_FILENO)
+    }
+
+    /// Counts one more action of `total` done in `phase` and shows the count (for work that
+    /// reports action by action, such as replay's feed).
+    func advance(_ phase: String, total: Int) {
+        guard enabled else { return }
+        let done = state.withLock { state in
+            state.counted += 1
+            return state.counted
+        }
+        show(JournalProgress.Report(phase: phase, done: done, total: total, isBytes: false))
     }
 
     /// Erases the line, so what follows starts on a clean one.

@@ -157,27 +157,30 @@ struct ReplayCommand {
                 return await steps.next()
             }
         }
+        // Stepping talks on stderr itself: no progress line then.
+        let line = ProgressLine(enabled: !step && isatty(STDERR_FILENO) == 1)
         let feed = Task { [pace, waitForStep] in
             let outcome = await ReplayFeed(actions: actions, pace: pace).run(on: ContinuousClock(), step: waitForStep) { action in
                 let id = await bus.dispatchRecorded(action)
                 if let id { steps.replayed(recorded: action.id, type: action.type, id: id) }
+                line.advance("replaying", total: actions.count)
                 return id
             }
             steps.finish()
             return outcome
         }
-        let interrupted = Mutex(false)
+        // A stop signal ends the feed; what was replayed stays, whole, and the exit status
+        // says the replay did not finish.
+        let interrupted = Mutex<ExitStatus?>(reading.interruptedStatus)
         signals.setHandler { signal in
             guard signal != SIGHUP else { return }
-            interrupted.withLock { $0 = true }
+            interrupted.withLock { $0 = .interrupted(by: signal) }
             feed.cancel()
         }
         defer { signals.removeHandler() }
-        if reading.interruptedStatus != nil {
-            interrupted.withLock { $0 = true }
-            feed.cancel()
-        }
+        if interrupted.withLock({ $0 }) != nil { feed.cancel() }
         let outcome = await feed.value
+        line.clear()
         if let running {
             await Self.waitUntilQuiet(bus)
             bus.stop()
@@ -192,11 +195,12 @@ struct ReplayCommand {
         }
         let ids = outcome.firstID.map { first in " as ids \(first)-\(outcome.lastID ?? first)" } ?? ""
         Output.out("replayed \(outcome.replayed) of \(actions.count) action\(actions.count == 1 ? "" : "s")\(ids) into \(directory)")
-        if outcome.stoppedEarly, !interrupted.withLock({ $0 }), !step {
+        let stoppedBy = interrupted.withLock { $0 }
+        if outcome.stoppedEarly, stoppedBy == nil, !step {
             Output.error("switchyard: error: the bus stopped taking actions after \(outcome.replayed); see the log above")
             return .failure
         }
-        return .success
+        return stoppedBy ?? .success
     }
 
     /// `DIR-replay-20261123T183000Z` beside the configuration's own data directory.

@@ -89,6 +89,15 @@ struct InterruptTests {
         #expect(run.status == 0, "\(run.terminal)")
         #expect(run.terminal.contains("SIGINT: stopping while restoring the journal; nothing was started"), "\(run.terminal)")
 
+        // `replay` shows its feed and stops it: the actions replayed so far stay, whole.
+        let replay = try await interrupt(["replay", "data", "--config", "big.json", "--as-fast-as-possible", "--data-dir", "replayed"],
+                                         in: directory, during: "replaying")
+        #expect(replay.status == 130, "\(replay.terminal)")
+        let replayed = try #require(Int(replay.stdout.dropFirst("replayed ".count).prefix { $0.isNumber }), "\(replay.stdout)")
+        #expect(replayed > 0 && replayed < Self.count, "\(replay.stdout)")
+        let copy = try SwitchyardProcess(["journal", "verify", "--data-dir", "replayed"], directory: directory.url)
+        #expect(await copy.exitStatus() == 0, "\(copy.stderr)")
+
         let piped = try SwitchyardProcess(["journal", "verify", "--data-dir", "data"], directory: directory.url)
         #expect(await piped.exitStatus(timeout: .seconds(300)) == 0, "\(piped.stderr)")
         #expect(piped.stdout.contains("\(Self.count) actions (1-\(Self.count))"), "\(piped.stdout)")

@@ -15,6 +15,14 @@ public final class JournalProgress: Sendable, Hashable {
         public var done: Int
         public var total: Int
         public var isBytes: Bool
+
+        /// A report of `done` of `total` bytes (`isBytes`) or actions in `phase`.
+        public init(phase: String, done: Int, total: Int, isBytes: Bool) {
+            self.phase = phase
+            self.done = done
+            self.total = total
+            self.isBytes = isBytes
+        }
     }
 
     /// What an interrupt means for the work under way.

@@ -24,6 +24,11 @@ final class ProgressLine: Sendable {
 
     /// Redraws the line with `report`, unless it was drawn less than ``interval`` ago.
     func show(_ report: JournalProgress.Report) {
+        draw { Self.text(phase: report.phase, done: report.done, total: report.total, bytes: report.isBytes) }
+    }
+
+    /// Redraws the line with `text()`, unless it was drawn less than ``interval`` ago.
+    private func draw(_ text: () -> String) {
         guard enabled else { return }
         let now = ContinuousClock.now
         let due = state.withLock { state in
@@ -33,7 +38,7 @@ final class ProgressLine: Sendable {
             return true
         }
         guard due else { return }
-        DescriptorWriter.writeAll(Array(("\r" + Self.text(report) + "\u{1B}[K").utf8), to: STDERR_FILENO)
+        DescriptorWriter.writeAll(Array(("\r" + text() + "\u{1B}[K").utf8), to: STDERR_FILENO)
     }
 
     /// Counts one more action of `total` done in `phase` and shows the count (for work that
@@ -44,7 +49,7 @@ final class ProgressLine: Sendable {
             state.counted += 1
             return state.counted
         }
-        show(JournalProgress.Report(phase: phase, done: done, total: total, isBytes: false))
+        draw { Self.text(phase: phase, done: done, total: total, bytes: false) }
     }
 
     /// Erases the line, so what follows starts on a clean one.
@@ -54,10 +59,9 @@ final class ProgressLine: Sendable {
     }
 
     /// `verifying: 45% (12.3 MB of 27.0 MB)` or `importing: 45% (135000 of 300000 actions)`.
-    static func text(_ report: JournalProgress.Report) -> String {
-        let percent = report.total > 0 ? min(100, report.done * 100 / report.total) : 100
-        let amounts = report.isBytes ? "\(ByteCount.text(report.done)) of \(ByteCount.text(report.total))"
-            : "\(report.done) of \(report.total) actions"
-        return "\(report.phase): \(percent)% (\(amounts))"
+    static func text(phase: String, done: Int, total: Int, bytes: Bool) -> String {
+        let percent = total > 0 ? min(100, done * 100 / total) : 100
+        let amounts = bytes ? "\(ByteCount.text(done)) of \(ByteCount.text(total))" : "\(done) of \(total) actions"
+        return "\(phase): \(percent)% (\(amounts))"
     }
 }

@@ -13,16 +13,10 @@ public final class JournalProgress: Sendable, Hashable {
         public var phase: String
         /// Bytes (``isBytes``) or actions done so far, out of ``total``.
         public var done: Int
+        /// All the bytes or actions the work has to do.
         public var total: Int
+        /// Whether ``done`` and ``total`` count bytes (reading) rather than actions (writing).
         public var isBytes: Bool
-
-        /// A report of `done` of `total` bytes (`isBytes`) or actions in `phase`.
-        public init(phase: String, done: Int, total: Int, isBytes: Bool) {
-            self.phase = phase
-            self.done = done
-            self.total = total
-            self.isBytes = isBytes
-        }
     }
 
     /// What an interrupt means for the work under way.

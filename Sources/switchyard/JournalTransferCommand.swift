@@ -104,7 +104,7 @@ struct JournalTransferCommand: Sendable {
     private func importActions(into directory: JournalDirectory, _ work: LongWork) throws(JournalError) {
         let name = file ?? "-"
         let bytes = name == "-" ? FileTransfer.readStandardInput() : try FileTransfer.read(name)
-        let actions = try ActionLines.parse(bytes, file: name == "-" ? "stdin" : name).filter { query.matches($0) }
+        let actions = try ActionLines.parse(bytes, file: name == "-" ? "stdin" : name, progress: work.progress).filter { query.matches($0) }
         let imported = try directory.importActions(actions, progress: work.progress)
         work.finish()
         Output.out(imported.description)

@@ -14,10 +14,12 @@ public enum ActionLines {
     /// may be left out), ids must be positive and strictly increasing, a `cause` must name an
     /// earlier id, and payloads must nest no deeper than the journal reads back. Empty lines
     /// and a missing final newline are accepted.
-    /// - Parameter file: The name used in errors.
+    /// - Parameters:
+    ///   - file: The name used in errors.
+    ///   - progress: Hears the bytes read, as phase `reading`.
     /// - Throws: ``JournalError`` naming the file, the line and the byte where the first bad
     ///   line starts, and why it is bad.
-    public static func parse(_ bytes: [UInt8], file: String) throws(JournalError) -> [BusAction] {
+    public static func parse(_ bytes: [UInt8], file: String, progress: JournalProgress? = nil) throws(JournalError) -> [BusAction] {
         var actions: [BusAction] = []
         var lineNumber = 0
         var start = 0
@@ -33,7 +35,11 @@ public enum ActionLines {
                 let line = UnsafeBufferPointer(rebasing: buffer[start..<last])
                 if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
                 switch read(line, after: actions.last) {
-                case .success(let action): actions.append(action)
+                case .success(let action):
+                    actions.append(action)
+                    if let progress, actions.count % SegmentScanner.progressLines == 0 {
+                        progress.report("reading", done: end, total: buffer.count, bytes: true)
+                    }
                 case .failure(let error): failure = .corrupt(file: file, line: lineNumber, offset: start, reason: error.description)
                 }
             }

@@ -133,6 +133,13 @@ struct HTTPRouter: Sendable {
             guard let id = UInt64(header) else {
                 return .respond(.error(status: 400, code: "invalid-field", "Last-Event-ID must be an action id (a sequence number), got \(JSON.string(header))"))
             }
+            // An id the bus never gave out would make the stream wait for it, skipping every
+            // live action before it.
+            let next = backend.nextActionID()
+            guard id < next else {
+                return .respond(.error(status: 400, code: "invalid-field",
+                                       "Last-Event-ID \(id) names no action of this bus yet (the next one gets \(next)); resume from an id it sent, or 0 for everything journaled"))
+            }
             lastEventID = id
         }
         return .stream(pattern, lastEventID: lastEventID, headers: [:])

@@ -132,8 +132,9 @@ struct HTTPLimitTests {
         #expect(await bus.stop() == 0)
     }
 
-    /// Listening off loopback without a token, a malformed address or a tile template that is
-    /// not an http(s) URL with {z}, {x} and {y} is a configuration error naming the key.
+    /// Listening off loopback without a token, a malformed address, a tile template that is
+    /// not an http(s) URL with {z}, {x} and {y}, a host that is not a name or address, or
+    /// any host without a token is a configuration error naming the key.
     @Test(arguments: [
         (#"{"listen": "0.0.0.0:8080"}"#, "bus.http.token"),
         (#"{"listen": "localhost"}"#, "bus.http.listen"),
@@ -145,6 +146,9 @@ struct HTTPLimitTests {
         (#"{"listen": "127.0.0.1:8080", "tiles": "javascript:alert(1)/{z}/{x}/{y}"}"#, "bus.http.tiles"),
         (#"{"listen": "127.0.0.1:8080", "tiles": "https://tiles.example/{z}/{x}.png"}"#, "bus.http.tiles"),
         (#"{"listen": "127.0.0.1:8080", "tiles": "https://tiles.example/{z}/{x}/{y}.png\"><script>"}"#, "bus.http.tiles"),
+        (#"{"listen": "127.0.0.1:8080", "hosts": ["bus.lan", "http://bus.lan/"]}"#, "bus.http.hosts[1]"),
+        (#"{"listen": "127.0.0.1:8080", "hosts": ["*"]}"#, "bus.http.hosts"),
+        (#"{"listen": "127.0.0.1:8080", "idleTimeout": 0}"#, "bus.http.idleTimeout"),
     ])
     func invalidConfiguration(http: String, key: String) async throws {
         let directory = try TemporaryDirectory()

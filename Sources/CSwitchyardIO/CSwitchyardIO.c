@@ -2,6 +2,7 @@
 #include "CSwitchyardIO.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -69,3 +70,7 @@ void csio_block_sigpipe(void) {
 }
 
 int csio_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+
+int csio_malloc_trim(void) {
+    return malloc_trim(0);
+}

@@ -116,7 +116,7 @@ struct HTTPEndpointTests {
     @Test(.scaledTimeLimit(minutes: 2)) func actionStreamAndResume() async throws {
         let (bus, port) = try await RunningBus.startServingHTTP()
         let stream = try await onThread { try HTTPTestClient(port: port) }
-        stream.send("GET /api/actions?pattern=door/* HTTP/1.1\r\nHost: h\r\n\r\n")
+        stream.send("GET /api/actions?pattern=door/* HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let head = try #require(try await onThread { stream.read(through: ": switchyard event stream\n\n") })
         #expect(head.contains("HTTP/1.1 200 OK"))
         #expect(head.contains("Content-Type: text/event-stream"))
@@ -133,7 +133,7 @@ struct HTTPEndpointTests {
         #expect(second.hasPrefix("id: \(ids[2])\ndata: {"), "window/open is not door/*")
 
         let resumed = try await onThread { try HTTPTestClient(port: port) }
-        resumed.send("GET /api/actions HTTP/1.1\r\nHost: h\r\nLast-Event-ID: \(ids[0])\r\n\r\n")
+        resumed.send("GET /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: \(ids[0])\r\n\r\n")
         _ = try #require(try await onThread { resumed.read(through: ": switchyard event stream\n\n") })
         let replayed1 = try #require(try await onThread { resumed.read(through: "\n\n") })
         let replayed2 = try #require(try await onThread { resumed.read(through: "\n\n") })
@@ -156,10 +156,10 @@ struct HTTPEndpointTests {
     @Test(.scaledTimeLimit(minutes: 3)) func slowStreamClientIsDropped() async throws {
         let (bus, port) = try await RunningBus.startServingHTTP()
         let stream = try await onThread { try HTTPTestClient(port: port) }
-        stream.send("GET /api/actions HTTP/1.1\r\nHost: h\r\n\r\n")
+        stream.send("GET /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let client = try await bus.connect()
         let payload = String(repeating: "x", count: 8000)
-        // Pipelined: 2,000 actions of 8 KB, 16 MB in all, far past the 4 MiB outbox and the
+        // Pipelined: 2,000 actions of 8 KB, 16 MB in all, far past the 1 MiB outbox and the
         // socket buffers of a client that reads nothing.
         let dropped = try await eventually(interval: .milliseconds(200)) {
             try await onThread {

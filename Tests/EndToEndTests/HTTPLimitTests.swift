@@ -13,14 +13,14 @@ struct HTTPLimitTests {
         let cases: [(String, Int)] = [
             ("GARBAGE\r\n\r\n", 400),
             ("GET /healthz HTTP/1.1\r\n\r\n", 400),
-            ("GET /healthz HTTP/3.0\r\nHost: h\r\n\r\n", 505),
-            ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: h\r\n\r\n", 414),
-            ("GET /healthz HTTP/1.1\r\nHost: h\r\nX-Big: " + String(repeating: "b", count: 17000) + "\r\n\r\n", 431),
-            ("GET /healthz HTTP/1.1\r\nHost: h\r\n" + String(repeating: "X-A: b\r\n", count: 101) + "\r\n", 431),
-            ("POST /api/dispatch HTTP/1.1\r\nHost: h\r\nContent-Length: 2000000\r\n\r\n", 413),
-            ("POST /api/dispatch HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", 411),
-            ("POST /api/dispatch HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
-            ("DELETE /api/state HTTP/1.1\r\nHost: h\r\n\r\n", 405),
+            ("GET /healthz HTTP/3.0\r\nHost: 127.0.0.1\r\n\r\n", 505),
+            ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),
+            ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "b", count: 17000) + "\r\n\r\n", 431),
+            ("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + String(repeating: "X-A: b\r\n", count: 101) + "\r\n", 431),
+            ("POST /api/dispatch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000\r\n\r\n", 413),
+            ("POST /api/dispatch HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", 411),
+            ("POST /api/dispatch HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+            ("DELETE /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 405),
         ]
         for (request, status) in cases {
             let (response, closed) = try await onThread { () throws -> (HTTPTestClient.Response?, Bool) in
@@ -44,10 +44,10 @@ struct HTTPLimitTests {
         let (bus, port) = try await RunningBus.startServingHTTP()
         let statuses = try await onThread { () throws -> ([Int], Bool) in
             let client = try HTTPTestClient(port: port)
-            client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+            client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             var statuses = [client.readResponse()?.status ?? 0]
-            client.send("GET /api/state?path=nope HTTP/1.1\r\nHost: h\r\n\r\nPOST /api/dispatch HTTP/1.1\r\nHost: h\r\n"
-                + "Content-Length: 16\r\n\r\n{\"type\":\"a/b\"}\r\nGET /readyz HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            client.send("GET /api/state?path=nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /api/dispatch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 16\r\n\r\n{\"type\":\"a/b\"}\r\nGET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             for _ in 0..<3 { statuses.append(client.readResponse()?.status ?? 0) }
             return (statuses, client.closes())
         }
@@ -62,7 +62,7 @@ struct HTTPLimitTests {
         let (bus, port) = try await RunningBus.startServingHTTP(http: #""requestTimeout": 0.5"#)
         let response = try await onThread { () throws -> HTTPTestClient.Response? in
             let client = try HTTPTestClient(port: port)
-            client.send("GET /healthz HTTP/1.1\r\nHost: h\r\nX-Slow: ")
+            client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             return client.readResponse()
         }
         #expect(response?.status == 408)
@@ -71,15 +71,17 @@ struct HTTPLimitTests {
         #expect(await bus.stop() == 0)
     }
 
-    /// Past `maxConnections`, a new connection gets 503 with Retry-After and is closed; once
-    /// one closes, connections are served again.
+    /// Past `maxConnections` of busy connections, a new connection gets 503 with Retry-After
+    /// and is closed; once one closes, connections are served again.
     @Test(.scaledTimeLimit(minutes: 2)) func connectionLimit() async throws {
-        let (bus, port) = try await RunningBus.startServingHTTP(http: #""maxConnections": 2"#)
+        let (bus, port) = try await RunningBus.startServingHTTP(http: #""maxConnections": 2, "requestTimeout": 600"#)
         let held = try await onThread { try [HTTPTestClient(port: port), HTTPTestClient(port: port)] }
-        // Each held connection is admitted once it answers a request.
+        // Each held connection is admitted once it answers a request, then kept busy with
+        // half a request (an idle one would make room for the new client).
         for client in held {
             let status = try await onThread { () -> Int? in
-                client.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+                client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                defer { client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
                 return client.readResponse()?.status
             }
             #expect(status == 200)
@@ -92,7 +94,7 @@ struct HTTPLimitTests {
         #expect(refused.0?.status == 503)
         #expect(refused.0?.headers["retry-after"] == "1")
         #expect(refused.1)
-        _ = held.first.map { $0.send("GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n") }
+        _ = held.first.map { $0.send("Connection: close\r\n\r\n") }
         let servedAgain = await eventually(interval: .milliseconds(50)) {
             (try? await onThread { try HTTPTestClient.request(port: port, "GET", "/healthz") })?.status == 200
         }
@@ -130,8 +132,9 @@ struct HTTPLimitTests {
         #expect(await bus.stop() == 0)
     }
 
-    /// Listening off loopback without a token, a malformed address or a tile template that is
-    /// not an http(s) URL with {z}, {x} and {y} is a configuration error naming the key.
+    /// Listening off loopback without a token, a malformed address, a tile template that is
+    /// not an http(s) URL with {z}, {x} and {y}, a host that is not a name or address, or
+    /// any host without a token is a configuration error naming the key.
     @Test(arguments: [
         (#"{"listen": "0.0.0.0:8080"}"#, "bus.http.token"),
         (#"{"listen": "localhost"}"#, "bus.http.listen"),
@@ -143,6 +146,9 @@ struct HTTPLimitTests {
         (#"{"listen": "127.0.0.1:8080", "tiles": "javascript:alert(1)/{z}/{x}/{y}"}"#, "bus.http.tiles"),
         (#"{"listen": "127.0.0.1:8080", "tiles": "https://tiles.example/{z}/{x}.png"}"#, "bus.http.tiles"),
         (#"{"listen": "127.0.0.1:8080", "tiles": "https://tiles.example/{z}/{x}/{y}.png\"><script>"}"#, "bus.http.tiles"),
+        (#"{"listen": "127.0.0.1:8080", "hosts": ["bus.lan", "http://bus.lan/"]}"#, "bus.http.hosts[1]"),
+        (#"{"listen": "127.0.0.1:8080", "hosts": ["*"]}"#, "bus.http.hosts"),
+        (#"{"listen": "127.0.0.1:8080", "idleTimeout": 0}"#, "bus.http.idleTimeout"),
     ])
     func invalidConfiguration(http: String, key: String) async throws {
         let directory = try TemporaryDirectory()

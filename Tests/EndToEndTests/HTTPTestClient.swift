@@ -128,11 +128,13 @@ final class HTTPTestClient: Sendable {
         return false
     }
 
-    /// One request on a fresh connection: `METHOD TARGET` with `headers` and `body`.
+    /// One request on a fresh connection: `METHOD TARGET` with `headers` (`Host: 127.0.0.1`
+    /// unless they have a `Host`) and `body`.
     static func request(port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "",
                         timeout: Duration = .seconds(30)) throws -> Response {
         let client = try HTTPTestClient(port: port)
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        var text = "\(method) \(target) HTTP/1.1\r\nConnection: close\r\n"
+        if headers["Host"] == nil { text += "Host: 127.0.0.1\r\n" }
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + body

@@ -63,4 +63,8 @@ void csio_name_thread(const char *name);
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK).
 int csio_pipe(int fds[2]);
 
+/// malloc_trim(0), which Swift's Glibc module does not import: returns the free pages of every
+/// malloc arena to the system; 1 when some were released.
+int csio_malloc_trim(void);
+
 #endif

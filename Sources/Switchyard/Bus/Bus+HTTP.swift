@@ -7,6 +7,7 @@ extension Bus {
             control: controlBackend(),
             readiness: { [weak self] in self?.readinessReport() ?? (false, ["the bus has stopped"]) },
             metrics: { [weak self] in self.map { BusMetrics.exposition(of: $0.metricsSnapshot()) } ?? "" },
+            nextActionID: { [core] in core.store.nextSequence },
             journalDirectory: storage?.journal == nil ? nil : storage?.dataDirectory
         )
     }

@@ -85,11 +85,8 @@ final class BusStorage: Sendable {
     func start<C: Clock>(backend: ControlBackend, http httpBackend: @autoclosure () -> HTTPBackend, clock: C, log: LogSink) throws(BusError) where C.Duration == Duration {
         journal?.startFlushing(on: clock)
         if let http {
-            var limits = HTTPLimits()
-            limits.maximumConnections = http.maximumConnections
-            limits.requestTimeout = http.requestTimeout
             do {
-                let started = try HTTPServer.start(settings: http, limits: limits, backend: httpBackend(), log: log)
+                let started = try HTTPServer.start(settings: http, limits: HTTPLimits(settings: http), backend: httpBackend(), log: log)
                 httpServer.withLock { $0 = started }
             } catch {
                 throw .httpServer(http.authority, reason: error.description)

@@ -20,20 +20,32 @@ public struct HTTPSettings: Sendable, Hashable {
     public var maximumConnections: Int
     /// How long a client may take to send one request; then it gets 408. Default: 10 seconds.
     public var requestTimeout: Duration
+    /// How long a kept-alive connection may wait for its next request before it is closed.
+    /// Default: 5 seconds (or the request timeout, when that is shorter).
+    public var idleTimeout: Duration
     /// A map tile URL template with `{z}`, `{x}` and `{y}` (OpenStreetMap's scheme), drawn
     /// under the dashboard's tracks by the browser; `nil` (the default) draws the plain grid
     /// only, so the page needs no internet.
     public var tiles: String?
+    /// Host names (or addresses) a request's `Host` may name besides the loopback names and
+    /// the listen address, such as the machine's name on its network or a proxy's; `"*"`
+    /// accepts any (only with a ``token``). Default: none. A request naming another host
+    /// gets 421, which keeps DNS rebinding pages out.
+    public var hosts: [String]
 
-    /// Creates settings; `port` 8080 on loopback with no token and no tiles by default.
+    /// Creates settings; `port` 8080 on loopback with no token, no tiles and no extra hosts
+    /// by default.
     public init(host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-                maximumConnections: Int = 64, requestTimeout: Duration = .seconds(10), tiles: String? = nil) {
+                maximumConnections: Int = 64, requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(5),
+                tiles: String? = nil, hosts: [String] = []) {
         self.host = host
         self.port = port
         self.token = token
         self.maximumConnections = maximumConnections
         self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
         self.tiles = tiles
+        self.hosts = hosts
     }
 
     /// Why `template` cannot be a tile URL template, or `nil` when it can: http or https only
@@ -54,10 +66,18 @@ public struct HTTPSettings: Sendable, Hashable {
 
     /// Whether ``host`` is a loopback address (127.0.0.0/8 or ::1): only processes on this
     /// machine can connect.
-    public var isLoopback: Bool {
-        if host == "::1" { return true }
+    public var isLoopback: Bool { Self.isLoopbackAddress(host) }
+
+    /// Whether `text` is a loopback address literal: 127.0.0.0/8 or ::1 (in any spelling).
+    static func isLoopbackAddress(_ text: String) -> Bool {
+        var address6 = in6_addr()
+        if inet_pton(AF_INET6, text, &address6) == 1 {
+            var loopback = in6_addr()
+            _ = inet_pton(AF_INET6, "::1", &loopback)
+            return withUnsafeBytes(of: address6) { address in withUnsafeBytes(of: loopback) { address.elementsEqual($0) } }
+        }
         var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else { return false }
+        guard inet_pton(AF_INET, text, &address) == 1 else { return false }
         return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
@@ -105,10 +125,37 @@ public struct HTTPSettings: Sendable, Hashable {
         }
         result.maximumConnections = settings.int("maxConnections", default: result.maximumConnections, range: 1...10_000)
         result.requestTimeout = settings.seconds("requestTimeout", default: result.requestTimeout, range: 0.001...3600)
+        result.idleTimeout = settings.seconds("idleTimeout", default: min(result.idleTimeout, result.requestTimeout), range: 0.001...3600)
         result.tiles = settings.string("tiles")
         if let tiles = result.tiles, let problem = tileTemplateProblem(tiles) {
             settings.problem("tiles", "\(problem), such as \"https://tile.openstreetmap.org/{z}/{x}/{y}.png\"")
         }
+        result.hosts = settings.strings("hosts")
+        for (index, host) in result.hosts.enumerated() {
+            if host == "*" {
+                if result.token == nil {
+                    settings.problem("hosts", "\"*\" (any host) needs a token: without one, any web page could reach the bus by DNS rebinding")
+                }
+            } else if let problem = hostNameProblem(host) {
+                settings.problem("hosts[\(index)]", problem)
+            }
+        }
         return result
+    }
+
+    /// Why `name` cannot be a `hosts` entry, or `nil` when it can: a DNS name or an address,
+    /// without a scheme, port or path.
+    static func hostNameProblem(_ name: String) -> String? {
+        let bare = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
+        var scratch = in6_addr()
+        if inet_pton(AF_INET6, bare, &scratch) == 1 { return nil }
+        let allowed = bare.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        guard !bare.isEmpty, bare.utf8.count <= 253, allowed, !bare.hasPrefix("."), !bare.hasPrefix("-") else {
+            return "expected a host name or address without a scheme or port, such as \"bus.example.org\" or \"192.168.1.20\", got \(JSON.string(name))"
+        }
+        return nil
     }
 }

@@ -3,8 +3,9 @@ import Synchronization
 /// The bytes waiting to go out on one control connection, with the events its I/O thread
 /// must learn of; filled from any task, sent by the I/O thread.
 ///
-/// Bounded: a producer that would push the queued bytes past ``capacity`` is told so (a
-/// watcher is then dropped) instead of growing the queue. Producers wake the I/O thread
+/// Bounded: a producer that would push the queued bytes past ``capacity``, or past its share
+/// of the server's ``OutboxBudget`` when it has one, is told so (a watcher is then dropped)
+/// instead of growing the queue. Producers wake the I/O thread
 /// after each call; the server coalesces those wake-ups.
 final class ControlOutbox: Sendable {
     /// What the I/O thread collects besides bytes.
@@ -23,7 +24,7 @@ final class ControlOutbox: Sendable {
         case closed
     }
 
-    private struct State: Sendable {
+    fileprivate struct State: Sendable {
         var bytes: [UInt8] = []
         var head = 0
         /// Whether the bytes sent so far end inside a line.
@@ -32,15 +33,20 @@ final class ControlOutbox: Sendable {
         var hasEvents = false
         var dropped = false
         var closed = false
+        /// Bytes queued by ``append(_:)`` and counted in the budget, not yet sent or discarded.
+        var budgeted = 0
     }
 
     /// The most bytes queued before ``append(_:)`` refuses (a single line is always taken
     /// by an empty queue).
     let capacity: Int
+    /// What the outboxes of the server hold together; `nil`: only ``capacity`` bounds this one.
+    let budget: OutboxBudget?
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    init(capacity: Int, budget: OutboxBudget? = nil) {
         self.capacity = capacity
+        self.budget = budget
     }
 
     /// Bytes queued and not yet sent.
@@ -52,6 +58,10 @@ final class ControlOutbox: Sendable {
             guard !state.closed, !state.dropped else { return .closed }
             let pending = state.bytes.count - state.head
             guard pending == 0 || pending + line.count <= capacity else { return .overCapacity }
+            if let budget {
+                guard budget.take(line.count, pending: pending) else { return .overCapacity }
+                state.budgeted += line.count
+            }
             state.bytes.append(contentsOf: line)
             return .queued
         }
@@ -109,6 +119,7 @@ final class ControlOutbox: Sendable {
             }
             state.bytes.removeSubrange(keep...)
             state.bytes.append(contentsOf: line)
+            state.releaseBudget(budget)
             state.events.dropped = reason
             state.dropped = true
             state.hasEvents = true
@@ -148,6 +159,10 @@ final class ControlOutbox: Sendable {
         let total = head - start
         state.withLock { state in
             if total > 0 { state.midLine = bytes[head - 1] != UInt8(ascii: "\n") }
+            // Replies are not counted, so what was sent may be more than what was.
+            let sentBudgeted = min(total, state.budgeted)
+            state.budgeted -= sentBudgeted
+            budget?.give(sentBudgeted)
             guard !state.closed else { return }
             if head < bytes.count {
                 // Put the rest back in front of whatever producers queued meanwhile.
@@ -170,6 +185,15 @@ final class ControlOutbox: Sendable {
             state.closed = true
             state.bytes = []
             state.head = 0
+            state.releaseBudget(budget)
         }
+    }
+}
+
+extension ControlOutbox.State {
+    /// Gives back everything counted in `budget`: the queued bytes were discarded.
+    fileprivate mutating func releaseBudget(_ budget: OutboxBudget?) {
+        budget?.give(budgeted)
+        budgeted = 0
     }
 }

@@ -8,6 +8,9 @@ struct HTTPBackend: Sendable {
     var readiness: @Sendable () -> (ready: Bool, problems: [String])
     /// The Prometheus text exposition of the bus's counters.
     var metrics: @Sendable () -> String
+    /// The id the next accepted action gets: a `Last-Event-ID` at or past it names an action
+    /// the bus never published.
+    var nextActionID: @Sendable () -> UInt64
     /// The data directory whose journal an event stream resumes from; `nil` without a journal.
     var journalDirectory: String?
 }

@@ -2,10 +2,10 @@ import SwitchyardIO
 
 /// One client connection, served on the event loop by its ``HTTPHost``.
 ///
-/// Answers one request at a time, in order: pipelined requests wait in the parser (which
-/// stops the reads past ``HTTPLimits/readAhead``). A dispatch's response and an event
-/// stream's bytes come in through the outbox from tasks; everything else happens on the
-/// loop's thread.
+/// Answers one request at a time, in order: pipelined requests wait in the parser (reads stop
+/// past ``HTTPLimits/readAhead``, or past the body being read when it is longer). A
+/// dispatch's response and an event stream's bytes come in through the outbox from tasks;
+/// everything else happens on the loop's thread.
 final class HTTPConnection: HostedConnection {
     let channel: any StreamChannel
     let outbox: ControlOutbox
@@ -29,10 +29,10 @@ final class HTTPConnection: HostedConnection {
     /// The timer that looks at the connection again at its next deadline.
     var timer: (id: TimerID, due: ContinuousClock.Instant)?
 
-    init(channel: any StreamChannel, limits: HTTPLimits, host: HTTPHost) {
+    init(channel: any StreamChannel, limits: HTTPLimits, budget: OutboxBudget, host: HTTPHost) {
         self.channel = channel
         self.host = host
-        outbox = ControlOutbox(capacity: limits.streamBufferBytes)
+        outbox = ControlOutbox(capacity: limits.streamBufferBytes, budget: budget)
         parser = HTTPRequestParser(limits: limits)
     }
 
@@ -66,7 +66,7 @@ final class HTTPConnection: HostedConnection {
     }
 
     func updateInterest(readAhead: Int) {
-        channel.isReading = !inputEnded && (stream != nil || (!closing && parser.bufferedCount < readAhead))
+        channel.isReading = !inputEnded && (stream != nil || (!closing && parser.bufferedCount < max(readAhead, parser.awaitedBodyLength)))
         channel.wantsWritable = hasOutputWaiting
     }
 

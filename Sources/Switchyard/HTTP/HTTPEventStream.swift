@@ -106,7 +106,7 @@ struct HTTPEventStream: Sendable {
             wake()
             return true
         case .overCapacity:
-            drop("more than \(limits.streamBufferBytes) bytes were waiting for this client to read")
+            drop("more than \(limits.streamBufferBytes) bytes were waiting for this client to read (or more than \(limits.streamBufferFloor) while all streams together held \(limits.streamBudgetBytes))")
             return false
         case .closed:
             return false

@@ -11,6 +11,8 @@ final class HTTPHost: ConnectionHost {
     let server: HTTPServer
     let thread: LoopThread
     private let router: HTTPRouter
+    /// What the event streams' outboxes hold together.
+    private let streamBudget: OutboxBudget
     var connections = HostedConnections<HTTPConnection>()
     private var loggedDrop = false
     static let logName = "http"
@@ -18,7 +20,9 @@ final class HTTPHost: ConnectionHost {
     private init(server: HTTPServer, thread: LoopThread) {
         self.server = server
         self.thread = thread
-        router = HTTPRouter(backend: server.backend, authorization: HTTPAuthorization(token: server.settings.token))
+        router = HTTPRouter(backend: server.backend, authorization: HTTPAuthorization(token: server.settings.token),
+                            site: HTTPSitePolicy(settings: server.settings))
+        streamBudget = OutboxBudget(limit: server.limits.streamBudgetBytes, floor: server.limits.streamBufferFloor)
     }
 
     /// Starts serving `server`'s listener on `thread`.
@@ -33,16 +37,28 @@ final class HTTPHost: ConnectionHost {
     }
 
     private func admit(_ descriptor: Int32) {
-        guard connections.open.count < server.limits.maximumConnections else {
+        guard connections.open.count < server.limits.maximumConnections || reclaimIdleSlot() else {
             refuse(descriptor, "the bus serves at most \(server.limits.maximumConnections) HTTP connections at a time; try again later")
             return
         }
         var on: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         let opened = open(descriptor, refuse: { refuse($0, "the bus cannot serve a connection now; try again later") }) {
-            HTTPConnection(channel: $0, limits: server.limits, host: self)
+            HTTPConnection(channel: $0, limits: server.limits, budget: streamBudget, host: self)
         }
         if let opened { armTimer(opened) }
+    }
+
+    /// Closes the connection that has waited longest for its next request, making room for a
+    /// new client; `false` when every connection is busy. HTTP/1.1 lets a server close an
+    /// idle connection at any time: its client opens a new one for its next request.
+    private func reclaimIdleSlot() -> Bool {
+        guard let idlest = connections.open.values.filter(\.isIdle).min(by: { $0.lastActivity < $1.lastActivity }) else {
+            return false
+        }
+        server.count { $0.idleReclaimed += 1 }
+        close(idlest)
+        return true
     }
 
     func countOpened(_ connection: HTTPConnection) {

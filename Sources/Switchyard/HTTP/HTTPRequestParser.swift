@@ -50,6 +50,14 @@ struct HTTPRequestParser: Sendable {
         }
     }
 
+    /// The length of the body being read once its request's head is read, else 0: the
+    /// connection reads that far whatever its read-ahead, or a body longer than the
+    /// read-ahead would never complete.
+    var awaitedBodyLength: Int {
+        if case .body(_, let length) = phase { return length }
+        return 0
+    }
+
     /// Whether a failure was handed out: nothing more will be.
     var hasFailed: Bool {
         if case .failed = phase { return true }

@@ -31,10 +31,16 @@ struct HTTPRouter: Sendable {
 
     let backend: HTTPBackend
     let authorization: HTTPAuthorization
+    let site: HTTPSitePolicy
 
     func route(_ request: HTTPRequest) -> Route {
         guard let path = request.path else {
             return .respond(.error(status: 400, code: "bad-request", "the path's percent-encoding is broken"))
+        }
+        // Probes come by address from anywhere and learn nothing; everything else checks who
+        // is asking first.
+        if !Self.openPaths.contains(path), let refusal = site.refusal(of: request) {
+            return .respond(refusal)
         }
         guard let methods = Self.endpoints[path] else {
             return .respond(.error(status: 404, code: "not-found", "nothing is served at \(path); see / for the endpoints"))
@@ -100,8 +106,14 @@ struct HTTPRouter: Sendable {
     /// The body is the action, as in the control protocol's dispatch:
     /// `{"type":"door/open","payload":{...}}`.
     private func dispatch(_ request: HTTPRequest) -> Route {
-        if let type = request.header("content-type"), !type.lowercased().hasPrefix("application/json") {
-            return .respond(.error(status: 415, code: "unsupported-media-type", "the body must be application/json, not \(type)"))
+        // A form or a beacon (`text/plain`, no type at all) is what a cross-site page can send
+        // without asking: only JSON declared as such is an action.
+        let type = request.header("content-type") ?? ""
+        let mediaType = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard mediaType.trimmingSpaces().lowercased() == "application/json" else {
+            let sent = type.isEmpty ? "no Content-Type" : "Content-Type \(type)"
+            return .respond(.error(status: 415, code: "unsupported-media-type",
+                                   "the body must be sent with Content-Type: application/json, not \(sent)"))
         }
         let body: JSON
         do {
@@ -132,6 +144,13 @@ struct HTTPRouter: Sendable {
         if let header = request.header("last-event-id") ?? request.query["lastEventId"] {
             guard let id = UInt64(header) else {
                 return .respond(.error(status: 400, code: "invalid-field", "Last-Event-ID must be an action id (a sequence number), got \(JSON.string(header))"))
+            }
+            // An id the bus never gave out would make the stream wait for it, skipping every
+            // live action before it.
+            let next = backend.nextActionID()
+            guard id < next else {
+                return .respond(.error(status: 400, code: "invalid-field",
+                                       "Last-Event-ID \(id) names no action of this bus yet (the next one gets \(next)); resume from an id it sent, or 0 for everything journaled"))
             }
             lastEventID = id
         }

@@ -16,6 +16,8 @@ public struct HTTPStatistics: Sendable, Hashable {
     public var streamsDropped = 0
     /// Connections closed because a request took longer than the request timeout.
     public var timedOut = 0
+    /// Idle connections closed to make room for a new client when every slot was taken.
+    public var idleReclaimed = 0
     /// The configured map tile URL template (`bus.http.tiles`), which the dashboard reads
     /// here; `nil` when none is set.
     public var tiles: String?
@@ -36,6 +38,7 @@ public struct HTTPStatistics: Sendable, Hashable {
             "streams": .integer(Int64(streams)),
             "streamsDropped": .integer(Int64(streamsDropped)),
             "timedOut": .integer(Int64(timedOut)),
+            "idleReclaimed": .integer(Int64(idleReclaimed)),
         ]
         if let tiles { object["tiles"] = .string(tiles) }
         return .object(object)

@@ -67,10 +67,16 @@ public struct JournalFollower: Sendable {
 
     private mutating func read<Action: JournalFollowerItem>(limit: Int, as: Action.Type) throws(JournalError) -> Found<Action> {
         var batch = Found<Action>()
+        // Nothing can follow the largest sequence number (a position can come from outside:
+        // an event stream's Last-Event-ID, a cursor file).
+        guard position < .max else {
+            batch.reachedEnd = true
+            return batch
+        }
         while batch.actions.count < limit {
             if segment == nil {
                 let segments = try layout.list().segments
-                guard let chosen = segments.last(where: { $0.firstSequence <= position + 1 }) ?? segments.first else {
+                guard let chosen = segments.last(where: { $0.firstSequence <= following }) ?? segments.first else {
                     batch.reachedEnd = true
                     return batch
                 }
@@ -91,6 +97,10 @@ public struct JournalFollower: Sendable {
         }
         return batch
     }
+
+    /// The sequence number after ``position``; the largest one stays itself, so a journal
+    /// that reached it reads nothing more rather than overflowing.
+    private var following: UInt64 { position == .max ? .max : position + 1 }
 
     /// Moves past the actions through `sequence` without handing them over (another reader
     /// took them); a position already past it stays.
@@ -203,10 +213,10 @@ public struct JournalFollower: Sendable {
                         guard skip(through: header.after, into: &batch) else { return }
                         chain = header.previous
                         // Ids a repair skipped were never given out: nothing is missing there.
-                        position = max(position, header.first - 1)
+                        position = max(position, header.first > 0 ? header.first - 1 : 0)
                     }
                 } else {
-                    if lineOffset == 0, segment.firstSequence > position + 1 {
+                    if lineOffset == 0, segment.firstSequence > following {
                         guard skip(through: segment.firstSequence - 1, into: &batch) else { return }
                     }
                     let decoded: Result<Action, JournalLine.DecodeError>
@@ -226,11 +236,11 @@ public struct JournalFollower: Sendable {
                         failure = .corrupt(file: segment.path, line: 0, offset: lineOffset, reason: error.description)
                         return
                     case .success(let action):
-                        if action.id > position + 1, lineOffset > 0, position + 1 > segment.firstSequence {
-                            failure = .sequenceGap(file: segment.path, line: 0, offset: lineOffset, expected: position + 1, found: action.id)
+                        if action.id > following, lineOffset > 0, following > segment.firstSequence {
+                            failure = .sequenceGap(file: segment.path, line: 0, offset: lineOffset, expected: following, found: action.id)
                             return
                         }
-                        if action.id > position + 1 {
+                        if action.id > following {
                             guard skip(through: action.id - 1, into: &batch) else { return }
                         }
                         chain = next

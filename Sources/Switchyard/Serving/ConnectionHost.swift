@@ -146,14 +146,18 @@ extension ConnectionHost {
     }
 
     /// Sends what `connection` still can, counts it out and closes it; the last one to close
-    /// while stopping finishes the host.
+    /// while stopping finishes the host. A streaming connection (a watcher, an event stream)
+    /// may have held up to its outbox's bound, so the heap's free memory goes back to the
+    /// system after it.
     func close(_ connection: Connection) {
         guard connections.open.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
         connection.flush()
         if let timer = connection.timer { thread.cancel(timer.id) }
         connection.timer = nil
         countClosed(connection)
+        let streamed = connection.producer != nil
         connection.close()
+        if streamed { FreedMemory.release() }
         if connections.stopDeadline != nil, connections.open.isEmpty { finish() }
     }
 }

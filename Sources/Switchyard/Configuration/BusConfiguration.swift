@@ -10,8 +10,9 @@ public struct BusConfiguration: Sendable {
     public var bus: BusSettings
     /// The plugins in file order, the order they start in (they stop in reverse).
     public var plugins: [PluginDeclaration]
-    /// The values `${VAR}` references took from the environment, which the bus never shows
-    /// (see ``Secrets``); none for a configuration built in code.
+    /// The credentials `${VAR}` references took from the environment, which the bus keeps out
+    /// of what it writes about its configuration (see ``Secrets``); none for a configuration
+    /// built in code.
     public var secrets: Secrets
 
     /// Creates a configuration directly, as a program that builds its bus in code does.
@@ -98,9 +99,11 @@ public struct BusConfiguration: Sendable {
         let expander = EnvironmentExpander(environment: environment)
         let log = PluginSettings.Log()
         var busEnvironmentProblems: [ConfigurationProblem] = []
+        var credentials = CredentialPositions.Found()
         if let bus = members["bus"] {
             members["bus"] = expander.expand(
-                bus, path: "bus", problems: &busEnvironmentProblems, templates: &log.environmentTemplates
+                bus, path: "bus", problems: &busEnvironmentProblems, templates: &log.environmentTemplates,
+                credentials: &credentials
             )
         }
         let root = PluginSettings(members, path: "", log: log)
@@ -123,6 +126,7 @@ public struct BusConfiguration: Sendable {
             plugins = entries.enumerated().compactMap { index, entry in
                 reader.read(entry, path: SettingsPath.element(index, of: "plugins"))
             }
+            credentials.add(reader.credentials)
         case nil:
             root.problem("", "missing required key \"plugins\" (an array of plugin objects)")
         case let other?:
@@ -131,11 +135,7 @@ public struct BusConfiguration: Sendable {
         root.reportUnknownKeys()
         // Plugin settings are checked too, so one run reports every problem in the file.
         for declaration in plugins { log.problems.append(contentsOf: checkPlugin(declaration)) }
-        let secrets = Secrets(
-            references: log.environmentTemplates.values.flatMap(EnvironmentExpander.references(in:)),
-            environment: environment,
-            publicVariables: Set(bus.publicVariables)
-        )
+        let secrets = Secrets(credentials: credentials, environment: environment, publicVariables: Set(bus.publicVariables))
         guard log.problems.isEmpty else {
             throw ConfigurationError(file: file, problems: log.problems.map { $0.redacted(secrets) })
         }

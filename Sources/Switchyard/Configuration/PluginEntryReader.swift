@@ -4,6 +4,8 @@ struct PluginEntryReader {
     let expander: EnvironmentExpander
     let knownKinds: [String]
     let log: PluginSettings.Log
+    /// What the entries read so far hold in credential positions.
+    private(set) var credentials = CredentialPositions.Found()
     private var firstUse: [String: String] = [:]
 
     init(expander: EnvironmentExpander, knownKinds: [String], log: PluginSettings.Log) {
@@ -24,7 +26,8 @@ struct PluginEntryReader {
         }
         var environmentProblems: [ConfigurationProblem] = []
         var templates: [String: String] = [:]
-        let expanded = expander.expand(entry, path: path, problems: &environmentProblems, templates: &templates)
+        let expanded = expander.expand(entry, path: path, problems: &environmentProblems, templates: &templates,
+                                       credentials: &credentials)
         log.environmentTemplates.merge(templates) { _, new in new }
         let members = expanded.objectValue ?? [:]
         let settings = PluginSettings(members, path: path, log: log, checksUnknownKeys: false)

@@ -34,9 +34,15 @@ extension BusConfiguration {
         }
     }
 
-    /// The members of the top-level object of a configuration's bytes; a JSON error is a
-    /// problem at the top of `file`.
+    /// The members of the top-level object of a configuration's bytes; a JSON error, or a byte
+    /// order mark, is a problem at the top of `file`.
     static func topLevel(_ bytes: [UInt8], file: String) throws(ConfigurationError) -> [String: JSON] {
+        // JSON has no byte order mark (RFC 8259 §8.1); some Windows editors add one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw ConfigurationError(
+                file: file, path: "",
+                message: "the file starts with a UTF-8 byte order mark (BOM, bytes EF BB BF); save it as UTF-8 without a BOM")
+        }
         let document: JSON
         do {
             document = try JSON(parsingInput: bytes)

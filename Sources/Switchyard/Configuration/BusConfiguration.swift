@@ -42,7 +42,8 @@ public struct BusConfiguration: Sendable {
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
-        try parse(bytes: Array(text.utf8), file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+        try validate(try topLevel(Array(text.utf8), file: file), file: file, baseDirectory: "",
+                     environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     /// Reads the file at `path` and parses it as ``parse(_:file:environment:knownKinds:)`` does,
@@ -56,23 +57,14 @@ public struct BusConfiguration: Sendable {
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
-        try parse(bytes: try fileBytes(path), file: path, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
-    }
-
-    /// Parses a configuration file's bytes; a JSON error is a problem at the top of `file`.
-    private static func parse(
-        bytes: [UInt8],
-        file: String,
-        environment: [String: String],
-        knownKinds: [String],
-        checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
-    ) throws(ConfigurationError) -> BusConfiguration {
-        try validate(try topLevel(bytes, file: file), file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+        try validate(try topLevel(try fileBytes(path), file: path), file: path, baseDirectory: path.parentDirectory,
+                     environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     private static func validate(
         _ members: [String: JSON],
         file: String,
+        baseDirectory: String,
         environment: [String: String],
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
@@ -84,7 +76,7 @@ public struct BusConfiguration: Sendable {
 
         var plugins: [PluginDeclaration] = []
         if let entries = pluginEntries(of: root) {
-            var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log)
+            var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log, baseDirectory: baseDirectory)
             plugins = entries.enumerated().compactMap { index, entry in
                 reader.read(entry, path: SettingsPath.element(index, of: "plugins"))
             }

@@ -20,7 +20,7 @@ enum ChildMessage: Sendable, Hashable {
         }
         let value: JSON
         do {
-            value = try JSON(parsingInput: line)
+            value = try JSON(parsingInput: line, repeatedNames: .lastWins)
         } catch {
             throw ProtocolViolation("not JSON: \(error.description)")
         }

@@ -17,6 +17,9 @@ struct FetchEngine: Sendable {
     /// Writes a warning line to the bus log.
     var warn: @Sendable (String) -> Void
     var requestIDs: RequestIDs
+    /// The configuration's credentials, hidden in the URL and messages the plugin writes
+    /// (never in a response it emits); none by default.
+    var secrets = Secrets()
 
     /// Handles one trigger; returns without emitting `loaded` / `failed` when the task is
     /// cancelled (the request was superseded or the plugin is stopping).
@@ -31,14 +34,15 @@ struct FetchEngine: Sendable {
         do {
             prepared = try configuration.request.prepare(in: TemplateScope(payload: trigger.payload, state: state()))
         } catch {
-            let failure = FetchFailure(kind: .template, message: "\(error); no request sent", attempts: 0, path: error.path)
+            let failure = FetchFailure(
+                kind: .template, message: secrets.redact("\(error); no request sent"), attempts: 0, path: error.path)
             warn("trigger \(trigger.type) (id \(trigger.id)): \(failure.message)")
             await emit("\(prefix)/loading", ["requestId": requestID, "cause": causeJSON], cause)
             await emit("\(prefix)/failed", Self.payload(failure, requestID: requestID, elapsed: stopwatch()), cause)
             return
         }
-        let redactedURL = Redaction.redactedURL(prepared.url.absoluteString)
-        let secrets = Redaction.secrets(of: prepared)
+        let redactedURL = secrets.redact(Redaction.redactedURL(prepared.url.absoluteString))
+        let requestSecrets = Redaction.secrets(of: prepared)
         await emit(
             "\(prefix)/loading",
             ["requestId": requestID, "cause": causeJSON, "method": .string(prepared.method), "url": .string(redactedURL)],
@@ -55,7 +59,7 @@ struct FetchEngine: Sendable {
                 ],
                 cause)
         case .failed(var failure):
-            failure.message = Redaction.scrub(failure.message, secrets: secrets)
+            failure.message = secrets.redact(Redaction.scrub(failure.message, secrets: requestSecrets))
             warn("\(prepared.method) \(redactedURL) failed: \(failure.message)")
             await emit("\(prefix)/failed", Self.payload(failure, requestID: requestID, elapsed: elapsed), cause)
         }

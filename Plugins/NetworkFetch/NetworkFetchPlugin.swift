@@ -87,7 +87,7 @@ public struct NetworkFetchPlugin: Plugin {
         let engine = FetchEngine(
             configuration: configuration, fetcher: fetcher,
             emit: { type, payload, cause in await context.dispatch(type, payload: payload, cause: cause) },
-            state: { context.state }, warn: { log.warning($0) }, requestIDs: requestIDs)
+            state: { context.state }, warn: { log.warning($0) }, requestIDs: requestIDs, secrets: context.secrets)
         let runner = PolicyRunner(
             policy: configuration.policy, debounce: configuration.debounce, clock: context.clock,
             observe: { event in

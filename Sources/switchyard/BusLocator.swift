@@ -5,8 +5,8 @@ import Switchyard
 ///
 /// In order: `--data-dir DIR`; `--bus NAME`, looked up in each root of ``roots`` (the first
 /// that has it); `--config FILE`, whose `bus` section names it; `$SWITCHYARD_DATA`; and with
-/// none of those, the only bus in the roots — `.switchyard/` in the working directory and
-/// `/var/lib/switchyard/` where an installed service keeps its state. When the roots hold
+/// none of those, the only bus in the roots — `.switchyard/` in the working directory (or
+/// `.switchyard` itself) and `/var/lib/switchyard/` where an installed service keeps its state. When the roots hold
 /// several buses, those with a control socket are preferred (client commands need a running
 /// bus); if that still leaves several, the error lists them with the `--bus` to choose.
 struct BusLocator {
@@ -53,15 +53,20 @@ struct BusLocator {
             throw Failure(description: "no bus found in \(roots.joined(separator: " or ")); start one with "
                 + "`switchyard run CONFIG`, or name its data directory with --bus NAME, --data-dir DIR or SWITCHYARD_DATA")
         }
-        let listed = (running.isEmpty ? found : running).map { "  --bus \($0.name)    (\($0.directory))" }
+        let listed = (running.isEmpty ? found : running).map { bus in
+            bus.name == bus.directory ? "  --data-dir \(bus.directory)" : "  --bus \(bus.name)    (\(bus.directory))"
+        }
         throw Failure(description: "there are \(listed.count) buses; choose one:\n" + listed.joined(separator: "\n"))
     }
 
-    /// Every bus data directory in the roots, by name; a name in two roots counts once (the first).
+    /// Every bus data directory in the roots, by name; a name in two roots counts once (the
+    /// first). A root that is itself a data directory (a configuration's own
+    /// `"dataDirectory": ".switchyard"`) counts too, named by its path.
     func buses() -> [(name: String, directory: String)] {
         var seen = Set<String>()
         var found: [(name: String, directory: String)] = []
         for root in roots {
+            if Self.isDataDirectory(root) { found.append((root, root)) }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
             for name in names.sorted() where !seen.contains(name) && Self.isDataDirectory(root + "/" + name) {
                 seen.insert(name)

@@ -41,10 +41,10 @@ struct ClientOptions: Sendable {
         if let dataDirectory { return dataDirectory }
         if let bus { return try BusLocator().directory(ofBus: bus) }
         guard let configuration else { return try BusLocator().defaultDirectory() }
-        let registry = BuiltInPlugins.registry
-        // Only the bus section matters here; plugin settings are the running bus's business.
-        return try BusConfiguration.load(contentsOf: configuration, environment: ProcessInfo.processInfo.environment,
-                                         knownKinds: registry.kinds).bus.dataDirectory
+        // Only the bus section matters here: the plugins' values (and the variables they need)
+        // are the running bus's business.
+        return try BusConfiguration.loadBusSettings(contentsOf: configuration, environment: ProcessInfo.processInfo.environment)
+            .dataDirectory
     }
 
     /// The data directory the options name, or `nil` once the reason it cannot be found is

@@ -84,15 +84,7 @@ struct SystemdTests {
         // An instance of the template, pointing at the executable under test.
         let path = try directory.write("switchyard@test.service",
                                        unit.replacingOccurrences(of: "/usr/local/bin/switchyard", with: SwitchyardProcess.executable.path))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyze)
-        process.arguments = ["verify", path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "systemd-analyze verify: \(text)")
+        let verify = try InstallTests.run(analyze, ["verify", path])
+        #expect(verify.status == 0, "systemd-analyze verify: \(verify.output)")
     }
 }

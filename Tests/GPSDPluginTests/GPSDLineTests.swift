@@ -194,3 +194,27 @@ struct GPSDLineTests {
                 == "?WATCH={\"enable\":true,\"json\":true,\"device\":\"/dev/gps\\\"0\"};\n")
     }
 }
+
+/// gpsd 3.22 repeats a member name in its reports; RFC 8259 allows it and the last one wins.
+struct GPSDRepeatedMemberTests {
+    /// A `LOG` report as gpsd 3.22 writes it, `"tAcc"` twice: ignored by class, not "not valid JSON".
+    @Test func logReportWithRepeatedMemberIsNotMalformed() {
+        let line = #"{"class":"LOG","device":"/dev/ttyACM0","tAcc":20,"lat":-41.28,"tAcc":21}"#
+        guard case .ignored(let className) = GPSDLine(parsing: Array(line.utf8)) else {
+            Issue.record("not ignored: \(GPSDLine(parsing: Array(line.utf8)))")
+            return
+        }
+        #expect(className == "LOG")
+    }
+
+    /// A TPV with a repeated member is a fix, not lost whole.
+    @Test func fixWithRepeatedMemberIsKept() throws {
+        let line = #"{"class":"TPV","mode":3,"time":"2026-11-22T09:00:00.000Z","lat":-41.28,"lon":174.77,"eph":9.0,"eph":8.5}"#
+        guard case .report(.fix(let fix)) = GPSDLine(parsing: Array(line.utf8)) else {
+            Issue.record("not a fix: \(GPSDLine(parsing: Array(line.utf8)))")
+            return
+        }
+        #expect(fix.latitude == -41.28 && fix.longitude == 174.77)
+        #expect(fix.payload["eph"] == 8.5)
+    }
+}

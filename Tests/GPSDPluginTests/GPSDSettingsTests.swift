@@ -65,17 +65,15 @@ struct GPSDSettingsTests {
     @Test(arguments: ["Config/gpsd.json", "Config/default.json"])
     func shippedConfigs(file: String) throws {
         // The shipped configs validate with the built-in kinds: the live gpsd one and the
-        // offline demo, whose route is read now (its path, relative to the package root where
-        // `switchyard run` starts, made absolute so the test does not depend on the working
-        // directory).
+        // offline demo, whose route is read now (relative to the configuration's directory,
+        // whatever the working directory).
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var registry = PluginRegistry()
         registry.register(GPSDPlugin.self)
         registry.register(LocationEmitterPlugin.self)
         registry.register(LoggerPlugin.self)
-        let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
-            .replacingOccurrences(of: "\"Config/routes/", with: "\"\(root.path)/Config/routes/")
-        let configuration = try BusConfiguration.parse(text, file: file, environment: [:], knownKinds: registry.kinds)
+        let configuration = try BusConfiguration.load(
+            contentsOf: root.appendingPathComponent(file).path, environment: [:], knownKinds: registry.kinds)
         let plugins = try Bus.makePlugins(configuration, registry: registry)
         #expect(plugins.count == configuration.plugins.count)
     }

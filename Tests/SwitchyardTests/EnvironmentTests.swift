@@ -33,9 +33,9 @@ struct EnvironmentTests {
         ("${API_TOKEN}", ["environment variable API_TOKEN is not set"]),
         ("${A}-${B}", ["environment variable A is not set", "environment variable B is not set"]),
         ("${TOKEN", ["unterminated \"${\" (write \"$$\" for a literal \"$\")"]),
-        ("${}", ["invalid environment reference \"${}\"; write ${NAME} or ${NAME:-default}"]),
-        ("${1X}", ["invalid environment reference \"${1X}\"; write ${NAME} or ${NAME:-default}"]),
-        ("${TOKEN-x}", ["invalid environment reference \"${TOKEN-x}\"; write ${NAME} or ${NAME:-default}"]),
+        ("${}", ["invalid environment reference \"${}\"; write ${NAME}, ${NAME:-default} or ${secret:NAME}"]),
+        ("${1X}", ["invalid environment reference \"${1X}\"; write ${NAME}, ${NAME:-default} or ${secret:NAME}"]),
+        ("${TOKEN-x}", ["invalid environment reference \"${TOKEN-x}\"; write ${NAME}, ${NAME:-default} or ${secret:NAME}"]),
     ])
     func reportsProblems(text: String, expected: [String]) {
         var problems: [String] = []

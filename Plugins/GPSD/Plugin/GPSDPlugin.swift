@@ -96,7 +96,11 @@ public struct GPSDPlugin: Plugin {
         let session = GPSDSession(
             configuration: configuration, clock: context.clock, transport: SocketTransport(),
             output: GPSDSessionOutput(
-                emit: { event, payload in await context.dispatch("\(name)/\(event)", payload: payload) },
+                emit: { event, payload in
+                    // A status quotes the configured endpoint; fixes and devices come from gpsd.
+                    let emitted = event == "status" ? context.secrets.redact(payload) : payload
+                    await context.dispatch("\(name)/\(event)", payload: emitted)
+                },
                 info: { context.log.info($0) }, warning: { context.log.warning($0) }, flow: flow))
         await session.run()
     }

@@ -25,7 +25,7 @@ enum GPSDLine: Sendable, Hashable {
         }
         let value: JSON
         do {
-            value = try JSON(parsingInput: line)
+            value = try JSON(parsingInput: line, repeatedNames: .lastWins)
         } catch {
             self = .malformed("not valid JSON: \(error)")
             return

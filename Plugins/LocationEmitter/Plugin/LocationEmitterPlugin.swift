@@ -22,7 +22,7 @@ public struct LocationEmitterPlugin: Plugin {
     public static let settingDescriptions: [SettingDescription] = [
         SettingDescription(
             "source", "{\"plugin\": NAME} | {\"static\": {\"latitude\", \"longitude\"}} | {\"replay\": PATH, \"speed\", \"loop\"}",
-            "Where positions come from. A replay path is relative to the working directory; speed (default 1) "
+            "Where positions come from. A relative replay path is relative to the configuration file's directory; speed (default 1) "
                 + "replays that many times faster; loop (default false) starts over at the end."),
         SettingDescription("minMode", "2 | 3", default: "2", "The lowest fix mode that counts: 2D or 3D."),
         SettingDescription("maxHorizontalError", "metres > 0", default: "any", "Larger estimated errors are ignored; fixes without an estimate pass."),

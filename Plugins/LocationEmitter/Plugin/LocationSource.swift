@@ -51,7 +51,8 @@ enum LocationSource: Sendable {
                 mode: altitude == nil ? 2 : 3, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                 altitude: altitude, horizontalAccuracy: accuracy))
         default:
-            let path = settings.requiredString("replay")
+            // Relative to the configuration file's directory, so the demo's route installs beside it.
+            let path = settings.inputPath("replay")
             guard !path.isEmpty else { return nil }
             do {
                 let track = try ReplayTrack.load(path: path)

@@ -91,7 +91,7 @@ struct InboundDecoder: Sendable {
         var payload = JSON.null
         if !message.payload.isEmpty {
             do {
-                payload = try JSON(parsingInput: message.payload)
+                payload = try JSON(parsingInput: message.payload, repeatedNames: .lastWins)
             } catch {
                 return .failure(Refusal(text: "the payload is not JSON: \(error.description)"))
             }

@@ -14,7 +14,7 @@ enum ResponseDecoding {
             document = .null
         } else {
             do {
-                document = try JSON(parsingInput: response.body)
+                document = try JSON(parsingInput: response.body, repeatedNames: .lastWins)
             } catch {
                 throw FetchFailure(
                     kind: .decode, status: response.status,

@@ -64,7 +64,7 @@ extension Bus {
                 core.store.send(contentsOf: actions, rest: .wait(report: completion)) == actions.count
             },
             dispatchTurn: { [core] entries in core.store.send(moving: &entries) },
-            state: { [core] in core.log.secrets.redact(core.store.currentState) },
+            state: { [core] in core.store.currentState },
             actions: { [core] pattern, bufferSize, overflow in
                 core.router.subscribeLines(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow))
             },
@@ -76,6 +76,7 @@ extension Bus {
 }
 
 extension Bus {
-    /// The values this bus's configurations took from the environment, which it never shows.
+    /// The credentials this bus's configurations took from the environment, which it keeps out
+    /// of what it writes about its configuration (see ``Secrets``).
     public nonisolated var secrets: Secrets { core.log.secrets }
 }

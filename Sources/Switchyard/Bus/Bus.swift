@@ -157,13 +157,11 @@ public final actor Bus {
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
             firstSequence: firstSequence,
             stamp: { entries in
-                // The one place every action passes: from here on (state, journal, watchers,
-                // logger) no action carries a value the configuration took from the environment.
-                // The secrets and the clock are read once a batch: each read took a lock.
-                let secrets = log.secrets
+                // Payloads pass untouched: the journal keeps what was sent and emitted byte for
+                // byte (secrets are kept out of what the bus writes about its configuration,
+                // never out of an action). The clock is read once a batch: each read took a lock.
                 let now = BusClock.now()
                 for index in entries.indices {
-                    if !secrets.isEmpty { entries[index].action = secrets.redact(entries[index].action) }
                     // A replayed action keeps its recorded time, so reducers see what they saw.
                     entries[index].action.stamp(id: entries[index].sequence, now: now)
                 }

@@ -10,8 +10,9 @@ public struct BusConfiguration: Sendable {
     public var bus: BusSettings
     /// The plugins in file order, the order they start in (they stop in reverse).
     public var plugins: [PluginDeclaration]
-    /// The values `${VAR}` references took from the environment, which the bus never shows
-    /// (see ``Secrets``); none for a configuration built in code.
+    /// The credentials `${VAR}` references took from the environment, which the bus keeps out
+    /// of what it writes about its configuration (see ``Secrets``); none for a configuration
+    /// built in code.
     public var secrets: Secrets
 
     /// Creates a configuration directly, as a program that builds its bus in code does.
@@ -41,7 +42,8 @@ public struct BusConfiguration: Sendable {
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
-        try parse(bytes: Array(text.utf8), file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+        try validate(try topLevel(Array(text.utf8), file: file), file: file, baseDirectory: "",
+                     environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     /// Reads the file at `path` and parses it as ``parse(_:file:environment:knownKinds:)`` does,
@@ -55,90 +57,69 @@ public struct BusConfiguration: Sendable {
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem] = { _ in [] }
     ) throws(ConfigurationError) -> BusConfiguration {
-        let bytes: [UInt8]
-        do {
-            bytes = try ConfigurationFile.read(path)
-        } catch {
-            throw ConfigurationError(file: path, path: "", message: error.description)
-        }
-        return try parse(bytes: bytes, file: path, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
-    }
-
-    /// Parses a configuration file's bytes; a JSON error is a problem at the top of `file`.
-    private static func parse(
-        bytes: [UInt8],
-        file: String,
-        environment: [String: String],
-        knownKinds: [String],
-        checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
-    ) throws(ConfigurationError) -> BusConfiguration {
-        let document: JSON
-        do {
-            document = try JSON(parsingInput: bytes)
-        } catch {
-            throw ConfigurationError(file: file, path: "", message: error.description)
-        }
-        return try validate(document, file: file, environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
+        try validate(try topLevel(try fileBytes(path), file: path), file: path, baseDirectory: path.parentDirectory,
+                     environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
     private static func validate(
-        _ document: JSON,
+        _ members: [String: JSON],
         file: String,
+        baseDirectory: String,
         environment: [String: String],
         knownKinds: [String],
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
     ) throws(ConfigurationError) -> BusConfiguration {
-        guard case .object(var members) = document else {
-            throw ConfigurationError(
-                file: file,
-                path: "",
-                message: "expected an object with a \"plugins\" array at the top level, got \(document.kindDescription)"
-            )
-        }
         let expander = EnvironmentExpander(environment: environment)
         let log = PluginSettings.Log()
+        var credentials = CredentialPositions.Found()
+        let (root, bus) = readBusSection(of: members, expander: expander, log: log, credentials: &credentials)
+
+        var plugins: [PluginDeclaration] = []
+        if let entries = pluginEntries(of: root) {
+            var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log, baseDirectory: baseDirectory)
+            plugins = entries.enumerated().compactMap { index, entry in
+                reader.read(entry, path: SettingsPath.element(index, of: "plugins"))
+            }
+            credentials.add(reader.credentials)
+        }
+        root.reportUnknownKeys()
+        // Plugin settings are checked too, so one run reports every problem in the file.
+        for declaration in plugins { log.problems.append(contentsOf: checkPlugin(declaration)) }
+        let secrets = Secrets(credentials: credentials, environment: environment, publicVariables: Set(bus.publicVariables))
+        guard log.problems.isEmpty else {
+            throw ConfigurationError(file: file, problems: log.problems.map { $0.redacted(secrets) })
+        }
+        return BusConfiguration(file: file, bus: bus, plugins: plugins, secrets: secrets)
+    }
+
+    /// Reads a configuration's top level and its `bus` section (expanded), recording problems in
+    /// `log`; the top level's other keys are left to the caller.
+    static func readBusSection(
+        of members: [String: JSON],
+        expander: EnvironmentExpander,
+        log: PluginSettings.Log,
+        credentials: inout CredentialPositions.Found
+    ) -> (root: PluginSettings, bus: BusSettings) {
+        var members = members
         var busEnvironmentProblems: [ConfigurationProblem] = []
         if let bus = members["bus"] {
             members["bus"] = expander.expand(
-                bus, path: "bus", problems: &busEnvironmentProblems, templates: &log.environmentTemplates
+                bus, path: "bus", problems: &busEnvironmentProblems, templates: &log.environmentTemplates,
+                credentials: &credentials
             )
         }
         let root = PluginSettings(members, path: "", log: log)
         var bus = BusSettings()
         if let busSettings = root.object("bus") {
-            bus = BusSettings.read(from: busSettings, environment: environment)
+            bus = BusSettings.read(from: busSettings, environment: expander.environment)
             busSettings.reportUnknownKeys()
         } else {
-            bus.dataDirectory = BusSettings.defaultDataDirectory(forBus: bus.name, environment: environment)
+            bus.dataDirectory = BusSettings.defaultDataDirectory(forBus: bus.name, environment: expander.environment)
         }
         // Editors find the schema through "$schema" (`switchyard schema` writes it); the bus
         // only checks that it is a string.
         _ = root.string("$schema")
         log.problems.append(contentsOf: busEnvironmentProblems)
-
-        var plugins: [PluginDeclaration] = []
-        switch root.json("plugins") {
-        case .array(let entries):
-            var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log)
-            plugins = entries.enumerated().compactMap { index, entry in
-                reader.read(entry, path: SettingsPath.element(index, of: "plugins"))
-            }
-        case nil:
-            root.problem("", "missing required key \"plugins\" (an array of plugin objects)")
-        case let other?:
-            root.problem("plugins", "expected an array of plugin objects, got \(PluginSettings.quote(other))")
-        }
-        root.reportUnknownKeys()
-        // Plugin settings are checked too, so one run reports every problem in the file.
-        for declaration in plugins { log.problems.append(contentsOf: checkPlugin(declaration)) }
-        let secrets = Secrets(
-            references: log.environmentTemplates.values.flatMap(EnvironmentExpander.references(in:)),
-            environment: environment,
-            publicVariables: Set(bus.publicVariables)
-        )
-        guard log.problems.isEmpty else {
-            throw ConfigurationError(file: file, problems: log.problems.map { $0.redacted(secrets) })
-        }
-        return BusConfiguration(file: file, bus: bus, plugins: plugins, secrets: secrets)
+        return (root, bus)
     }
 }

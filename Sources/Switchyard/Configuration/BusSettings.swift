@@ -11,8 +11,8 @@ public struct BusSettings: Sendable, Hashable {
     public var stopTimeout: Duration
     /// How many actions wait in the store's inbox before senders must wait; default 4096.
     public var inboxCapacity: Int
-    /// Environment variables whose values may be shown (`["HOME"]`); every other value a
-    /// `${VAR}` reference expands to is secret (see ``Secrets``). Default: none.
+    /// Environment variables whose values are shown even where they stand in a credential
+    /// position (see ``Secrets``). Default: none.
     public var publicVariables: [String]
     /// The lowest level of the bus log that is written; default `.info`. The `switchyard run`
     /// option `--log-level` overrides it.

@@ -4,6 +4,8 @@
 /// - `${NAME}` is the variable's value; an unset variable is a problem.
 /// - `${NAME:-default}` is the value, or `default` (up to the first `}`) when the variable is
 ///   unset or empty.
+/// - `${secret:NAME}` (also with a default) is the same value, marked a credential: the bus
+///   keeps it out of what it writes about its configuration (see ``Secrets``).
 /// - `$$` is a literal `$`; a `$` followed by anything but `{` or `$` is kept as it is.
 ///
 /// Names are letters, digits and `_`, not starting with a digit. Problems name the variable but
@@ -52,23 +54,41 @@ package struct EnvironmentExpander: Sendable {
     /// `value` with every string inside it expanded. Problems carry the key path of their string
     /// (`plugins[1].request.headers.Authorization`); for each string that referenced a variable,
     /// `templates` maps its key path to the text as written, so later messages can show the
-    /// reference instead of the secret. Object keys are not expanded.
+    /// reference instead of the secret, and `credentials` gathers what the string holds in a
+    /// credential position (see ``CredentialPositions``). Object keys are not expanded.
     package func expand(
         _ value: JSON,
         path: String,
         problems: inout [ConfigurationProblem],
-        templates: inout [String: String]
+        templates: inout [String: String],
+        credentials: inout CredentialPositions.Found
+    ) -> JSON {
+        expand(value, path: path, key: nil, problems: &problems, templates: &templates, credentials: &credentials)
+    }
+
+    /// `value` expanded under the object key `key` (an array's elements keep their array's key).
+    private func expand(
+        _ value: JSON,
+        path: String,
+        key: String?,
+        problems: inout [ConfigurationProblem],
+        templates: inout [String: String],
+        credentials: inout CredentialPositions.Found
     ) -> JSON {
         switch value {
         case .string(let text):
             var messages: [String] = []
             let expanded = expand(text, problems: &messages)
             problems.append(contentsOf: messages.map { ConfigurationProblem(path: path, message: $0) })
-            if text.contains("${") { templates[path] = text }
+            if text.contains("${") {
+                templates[path] = text
+                credentials.add(CredentialPositions.find(in: text, key: key, environment: environment))
+            }
             return .string(expanded)
         case .array(let elements):
             return .array(elements.enumerated().map { offset, element in
-                expand(element, path: SettingsPath.element(offset, of: path), problems: &problems, templates: &templates)
+                expand(element, path: SettingsPath.element(offset, of: path), key: key,
+                       problems: &problems, templates: &templates, credentials: &credentials)
             })
         case .object(let members):
             var expanded = members
@@ -76,8 +96,10 @@ package struct EnvironmentExpander: Sendable {
                 expanded[key] = expand(
                     members[key].unsafelyUnwrapped,
                     path: SettingsPath.member(key, of: path),
+                    key: key,
                     problems: &problems,
-                    templates: &templates
+                    templates: &templates,
+                    credentials: &credentials
                 )
             }
             return .object(expanded)
@@ -89,7 +111,13 @@ package struct EnvironmentExpander: Sendable {
     /// The names of the variables `text` references, with or without a default, in order;
     /// malformed references are left out.
     package static func references(in text: String) -> [String] {
-        var names: [String] = []
+        markedReferences(in: text).map(\.name)
+    }
+
+    /// The variables `text` references, in order, each with whether it is marked
+    /// `${secret:NAME}`; malformed references are left out.
+    static func markedReferences(in text: String) -> [(name: String, isMarkedSecret: Bool)] {
+        var references: [(name: String, isMarkedSecret: Bool)] = []
         var rest = Substring(text)
         while let start = rest.firstRange(of: "${") {
             // `$${` is a literal `$` followed by `{`: skip both dollars.
@@ -98,26 +126,30 @@ package struct EnvironmentExpander: Sendable {
                 continue
             }
             guard let close = rest[start.upperBound...].firstIndex(of: "}") else { break }
-            let reference = rest[start.upperBound..<close]
-            let name = reference.firstRange(of: ":-").map { reference[..<$0.lowerBound] } ?? reference
-            if isValidName(name) { names.append(String(name)) }
+            let reference = name(in: rest[start.upperBound..<close])
+            if isValidName(reference.name) { references.append((String(reference.name), reference.isMarkedSecret)) }
             rest = rest[rest.index(after: close)...]
         }
-        return names
+        return references
     }
 
+    /// The variable a reference's text (between `${` and `}`) names, and whether it is marked
+    /// `secret:`.
+    static func name(in reference: Substring) -> (name: Substring, isMarkedSecret: Bool) {
+        let isMarkedSecret = reference.hasPrefix(secretMark)
+        let unmarked = isMarkedSecret ? reference.dropFirst(secretMark.count) : reference
+        let name = unmarked.firstRange(of: ":-").map { unmarked[..<$0.lowerBound] } ?? unmarked
+        return (name, isMarkedSecret)
+    }
+
+    /// The prefix that marks a reference as a credential: `${secret:NAME}`.
+    static let secretMark = "secret:"
+
     private func resolve(_ reference: String, problems: inout [String]) -> String {
-        let name: Substring
-        let fallback: Substring?
-        if let separator = reference.firstRange(of: ":-") {
-            name = reference[..<separator.lowerBound]
-            fallback = reference[separator.upperBound...]
-        } else {
-            name = reference[...]
-            fallback = nil
-        }
+        let name = Self.name(in: reference[...]).name
+        let fallback = reference[name.endIndex...].firstRange(of: ":-").map { reference[$0.upperBound...] }
         guard Self.isValidName(name) else {
-            problems.append("invalid environment reference \"${\(reference)}\"; write ${NAME} or ${NAME:-default}")
+            problems.append("invalid environment reference \"${\(reference)}\"; write ${NAME}, ${NAME:-default} or ${secret:NAME}")
             return ""
         }
         if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {

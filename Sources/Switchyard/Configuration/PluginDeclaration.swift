@@ -20,16 +20,21 @@ public struct PluginDeclaration: Sendable, Hashable {
     /// (`plugins[2].request.headers.Authorization`) mapped to the text as written, so problems
     /// can show `"${API_TOKEN}"` instead of the secret.
     public var environmentTemplates: [String: String]
+    /// The directory the files the plugin reads are found in when named by a relative path:
+    /// the configuration file's directory; empty (the working directory) for a configuration
+    /// parsed from text or built in code. See ``PluginSettings/inputPath(_:)``.
+    public var baseDirectory: String
 
     /// Creates a declaration; `restart` defaults to the default policy, `settings` and
-    /// `environmentTemplates` to empty.
+    /// `environmentTemplates` to empty, `baseDirectory` to the working directory.
     public init(
         name: String,
         kind: String,
         restart: RestartPolicy = RestartPolicy(),
         settings: [String: JSON] = [:],
         path: String,
-        environmentTemplates: [String: String] = [:]
+        environmentTemplates: [String: String] = [:],
+        baseDirectory: String = ""
     ) {
         self.name = name
         self.kind = kind
@@ -37,6 +42,7 @@ public struct PluginDeclaration: Sendable, Hashable {
         self.settings = settings
         self.path = path
         self.environmentTemplates = environmentTemplates
+        self.baseDirectory = baseDirectory
     }
 
     /// Whether `name` is a valid plugin name: `^[a-z][a-z0-9-]*$`, at most 64 characters.

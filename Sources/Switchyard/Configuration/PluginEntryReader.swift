@@ -4,10 +4,15 @@ struct PluginEntryReader {
     let expander: EnvironmentExpander
     let knownKinds: [String]
     let log: PluginSettings.Log
+    /// Where relative input paths resolve (see ``PluginDeclaration/baseDirectory``).
+    let baseDirectory: String
+    /// What the entries read so far hold in credential positions.
+    private(set) var credentials = CredentialPositions.Found()
     private var firstUse: [String: String] = [:]
 
-    init(expander: EnvironmentExpander, knownKinds: [String], log: PluginSettings.Log) {
+    init(expander: EnvironmentExpander, knownKinds: [String], log: PluginSettings.Log, baseDirectory: String) {
         self.expander = expander
+        self.baseDirectory = baseDirectory
         self.knownKinds = knownKinds.sorted()
         self.log = log
     }
@@ -24,7 +29,8 @@ struct PluginEntryReader {
         }
         var environmentProblems: [ConfigurationProblem] = []
         var templates: [String: String] = [:]
-        let expanded = expander.expand(entry, path: path, problems: &environmentProblems, templates: &templates)
+        let expanded = expander.expand(entry, path: path, problems: &environmentProblems, templates: &templates,
+                                       credentials: &credentials)
         log.environmentTemplates.merge(templates) { _, new in new }
         let members = expanded.objectValue ?? [:]
         let settings = PluginSettings(members, path: path, log: log, checksUnknownKeys: false)
@@ -52,7 +58,8 @@ struct PluginEntryReader {
                     let reservedPath = SettingsPath.member(reserved, of: path)
                     return templatePath == reservedPath || templatePath.hasPrefix(reservedPath + ".")
                 }
-            }
+            },
+            baseDirectory: baseDirectory
         )
     }
 

@@ -44,7 +44,7 @@ public final class PluginSettings {
         self.init(
             declaration.settings,
             path: declaration.path,
-            log: Log(environmentTemplates: declaration.environmentTemplates),
+            log: Log(environmentTemplates: declaration.environmentTemplates, baseDirectory: declaration.baseDirectory),
             reservedKeys: PluginDeclaration.reservedKeys
         )
     }
@@ -96,9 +96,12 @@ public final class PluginSettings {
     final class Log {
         var problems: [ConfigurationProblem] = []
         var environmentTemplates: [String: String]
+        /// See ``PluginDeclaration/baseDirectory``.
+        let baseDirectory: String
 
-        init(environmentTemplates: [String: String] = [:]) {
+        init(environmentTemplates: [String: String] = [:], baseDirectory: String = "") {
             self.environmentTemplates = environmentTemplates
+            self.baseDirectory = baseDirectory
         }
     }
 

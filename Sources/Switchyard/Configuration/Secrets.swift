@@ -1,19 +1,23 @@
 import FoundationEssentials
 
-/// The values a configuration took from the environment, and the one redactor that keeps them
-/// out of everything the bus produces.
+/// The credentials a configuration took from the environment, and the one redactor that keeps
+/// them out of what the bus writes about its configuration.
 ///
-/// Every value a `${NAME}` reference expanded to from the environment is secret unless `NAME`
-/// is listed in `bus.publicVariables`: wherever it appears — an action (so the state, the
-/// journal, watchers and the logger), a log line, an error message, the statistics — it is
-/// replaced by `${NAME}`, the reference as written, never the value. The percent-encoded
-/// form of a value (as it appears in a URL) is replaced too. A default (`${NAME:-default}`)
-/// is written in the file, so it is not secret. Values shorter than
-/// ``shortestSecret`` characters are not replaced: they cannot be told from ordinary text,
-/// and replacing them would garble every line.
+/// Only a credential is secret (see ``CredentialPositions``: a password, token or URL user
+/// info, an `Authorization`, cookie or API-key header, a NATS `user`/`password`/`token`, a
+/// `${secret:NAME}` reference); other `${VAR}` values are ordinary text. Log lines, error
+/// messages, statistics and the status and failure actions that quote a URL, endpoint or
+/// command show `${NAME}` (or ``mask`` for a credential inside a variable's URL) instead of the
+/// value, also for its percent-encoded form. Nothing redacts an action's payload as it is
+/// journaled: what a user sends, and what a configuration puts in a payload, is kept byte for
+/// byte. A default (`${NAME:-default}`) is written in the file, so it is not secret. Values
+/// shorter than ``shortestSecret`` characters are not replaced: they cannot be told from
+/// ordinary text, and replacing them would garble every line.
 public struct Secrets: Sendable, Hashable {
     /// The shortest value treated as a secret: 4 characters.
     public static let shortestSecret = 4
+    /// What a credential found inside a variable's value is shown as: `***`.
+    public static let mask = "***"
 
     private struct Entry: Sendable, Hashable {
         var value: String
@@ -26,8 +30,8 @@ public struct Secrets: Sendable, Hashable {
     /// No secrets: redaction changes nothing.
     public init() {}
 
-    /// The secrets of `references` (the variable names a configuration used) resolved against
-    /// `environment`, leaving out the `publicVariables`.
+    /// Every one of `references` (variable names) resolved against `environment` is secret,
+    /// except the `publicVariables`.
     public init(references: some Sequence<String>, environment: [String: String], publicVariables: Set<String> = []) {
         for name in Set(references) where !publicVariables.contains(name) {
             guard let value = environment[name] else { continue }
@@ -35,18 +39,29 @@ public struct Secrets: Sendable, Hashable {
         }
     }
 
+    /// The secrets of what a configuration holds in credential positions, resolved against
+    /// `environment`, except the `publicVariables`.
+    package init(credentials: CredentialPositions.Found, environment: [String: String], publicVariables: Set<String>) {
+        self.init(references: credentials.names, environment: environment, publicVariables: publicVariables)
+        for value in credentials.values { add(value, shownAs: Self.mask) }
+    }
+
     /// Whether there is nothing to redact.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// The variable names whose values are redacted, sorted.
     public var names: [String] {
-        Set(entries.map { String($0.replacement.dropFirst(2).dropLast()) }).sorted()
+        Set(entries.lazy.map(\.replacement).filter { $0.hasPrefix("${") }.map { String($0.dropFirst(2).dropLast()) }).sorted()
     }
 
     /// Adds `value`, shown as `${name}`.
     public mutating func add(_ value: String, name: String) {
+        add(value, shownAs: "${\(name)}")
+    }
+
+    /// Adds `value`, shown as `replacement`.
+    private mutating func add(_ value: String, shownAs replacement: String) {
         guard value.count >= Self.shortestSecret else { return }
-        let replacement = "${\(name)}"
         var forms = [value]
         for kept in [PercentEncoding.Kept.path, .query, .alphanumerics] {
             let encoded = PercentEncoding.encode(value, keeping: kept)
@@ -94,14 +109,6 @@ public struct Secrets: Sendable, Hashable {
         }
     }
 
-    /// `action` with every secret in its payload and source replaced.
-    public func redact(_ action: BusAction) -> BusAction {
-        guard !entries.isEmpty else { return action }
-        var redacted = action
-        redacted.payload = redact(action.payload)
-        redacted.source = redact(action.source)
-        return redacted
-    }
 }
 
 extension ConfigurationProblem {

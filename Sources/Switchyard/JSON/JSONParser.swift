@@ -2,24 +2,29 @@
 ///
 /// It works on a borrowed buffer and never copies the input; strings without escapes are made
 /// straight from the buffer. Recursion is bounded by a maximum depth (``JSONLimits``) so hostile input cannot
-/// exhaust the stack. Duplicate object keys are rejected: in a config file the second `"port"`
-/// would otherwise silently win.
+/// exhaust the stack. A repeated object member name is refused or its last member kept, as
+/// ``RepeatedMemberNames`` says; names are compared by their bytes.
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The deepest nesting of arrays and objects accepted.
     let maximumDepth: Int
+    /// What a repeated member name does; default ``RepeatedMemberNames/refuse``.
+    let repeatedNames: RepeatedMemberNames
     var index = 0
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, repeatedNames: RepeatedMemberNames = .refuse) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.repeatedNames = repeatedNames
     }
 
     /// Parses `bytes` as exactly one JSON value surrounded by optional whitespace, with at most
     /// `maximumDepth` levels of nested arrays and objects.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth) throws(JSONParseError) -> JSON {
-        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth, repeatedNames: RepeatedMemberNames = .refuse
+    ) throws(JSONParseError) -> JSON {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth, repeatedNames: repeatedNames)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -30,9 +35,11 @@ struct JSONParser {
     }
 
     /// ``parse(_:)`` as a `Result`, for the `rethrows` buffer accessors that erase typed errors.
-    static func result(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth) -> Result<JSON, JSONParseError> {
+    static func result(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth, repeatedNames: RepeatedMemberNames = .refuse
+    ) -> Result<JSON, JSONParseError> {
         do throws(JSONParseError) {
-            return .success(try parse(bytes, maximumDepth: maximumDepth))
+            return .success(try parse(bytes, maximumDepth: maximumDepth, repeatedNames: repeatedNames))
         } catch {
             return .failure(error)
         }
@@ -113,9 +120,10 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if members.updateValue(value, forKey: key) != nil {
-                throw error(at: keyStart, "duplicate key \(JSON.string(key).serialized()) in an object")
+            if let earlier = members.index(forKey: key) {
+                try checkRepeated(key, earlier: members.keys[earlier], at: keyStart)
             }
+            members[key] = value
             skipWhitespace()
             switch peek() {
             case ASCII.comma:
@@ -132,6 +140,23 @@ struct JSONParser {
                 throw error("expected ',' or '}' after an object member, found \(found())")
             }
         }
+    }
+
+    /// Refuses `key`, a name already among an object's members as `earlier`, unless it is the
+    /// same bytes and the last member of a name wins.
+    private func checkRepeated(_ key: String, earlier: String, at keyStart: Int) throws(JSONParseError) {
+        guard key.utf8.elementsEqual(earlier.utf8) else {
+            throw error(at: keyStart, "the member names \(Self.escaped(earlier)) and \(Self.escaped(key)) are the same text "
+                + "in different Unicode forms (different bytes); an object here cannot keep both")
+        }
+        if repeatedNames == .refuse {
+            throw error(at: keyStart, "duplicate key \(JSON.string(key).serialized()) in an object")
+        }
+    }
+
+    /// `name` quoted with every non-ASCII scalar escaped, so two forms of one text look different.
+    private static func escaped(_ name: String) -> String {
+        "\"" + name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined() + "\""
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {

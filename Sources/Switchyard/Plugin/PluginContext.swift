@@ -36,6 +36,11 @@ public struct PluginContext: Sendable {
     /// no journal (no data directory, or `BusServices(journal: false)`).
     public var journal: PluginJournal? { core.journal }
 
+    /// The credentials of the bus's configuration (see ``Secrets``): redact them from what the
+    /// plugin writes about its configuration — a status or failure action that quotes a URL,
+    /// endpoint or command — never from a payload that came from outside.
+    public var secrets: Secrets { core.log.secrets }
+
     /// The whole bus state as of the last reduced action.
     public var state: JSON { core.store.currentState }
 

@@ -11,12 +11,13 @@ struct OfflineDemoTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The demo's config with the route path made absolute and the logger writing to `logFile`.
+    /// The demo's config with the route path (relative to the config's directory) made absolute
+    /// and the logger writing to `logFile`.
     private static func demoConfig(logFile: String) throws -> String {
         var document = try JSON(parsing: String(contentsOf: root.appendingPathComponent("Config/default.json"), encoding: .utf8))
         var plugins = try #require(document["plugins"]?.arrayValue)
         let route = try #require(plugins[0].value(atPath: "source.replay")?.stringValue)
-        plugins[0]["source"]?["replay"] = .string(root.appendingPathComponent(route).path)
+        plugins[0]["source"]?["replay"] = .string(root.appendingPathComponent("Config").appendingPathComponent(route).path)
         plugins[1]["to"] = .string(logFile)
         document["plugins"] = .array(plugins)
         return document.serialized()

@@ -215,7 +215,8 @@ final class PluginRunner: Sendable {
     }
 
     private func report(_ failure: any Error, decision: RestartStateMachine.Decision) async {
-        let message = String(describing: failure)
+        // The error may quote the plugin's configuration (a URL, an endpoint, a command).
+        let message = core.log.secrets.redact(String(describing: failure))
         let failures = state.withLock { state in
             state.failures += 1
             state.lastError = message

@@ -1,0 +1,58 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+/// The README's install, done by `Scripts/install` into a temporary root: the installed demo
+/// validates from any working directory (the unit runs in /var/lib/switchyard/NAME), and the
+/// installed unit verifies with every file it names present.
+@Suite(.serialized)
+struct InstallTests {
+    @Test func installedDemoValidatesAndUnitVerifies() async throws {
+        let root = try TemporaryDirectory()
+        let build = SwitchyardProcess.executable.deletingLastPathComponent().path
+        let install = try Self.run(SwitchyardProcess.packageRoot.appendingPathComponent("Scripts/install").path, [],
+                                   environment: ["DESTDIR": root.url.path, "BUILD": build])
+        #expect(install.status == 0, "Scripts/install: \(install.output)")
+        let prefix = root.url.path
+        let unitPath = prefix + "/etc/systemd/system/switchyard@.service"
+        let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
+        // Documentation= names a file the install put there.
+        let documentation = try #require(unit.split(separator: "\n").first { $0.hasPrefix("Documentation=file://") })
+        #expect(FileManager.default.fileExists(atPath: prefix + documentation.dropFirst("Documentation=file://".count)))
+
+        // ExecStartPre, from the unit's working directory (not the source tree), with the installed executable.
+        let workingDirectory = try TemporaryDirectory()
+        let validate = try Self.run(prefix + "/usr/local/bin/switchyard", ["validate", prefix + "/etc/switchyard/demo.json"],
+                                    in: workingDirectory.url)
+        #expect(validate.status == 0, "validate: \(validate.output)")
+
+        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+            try #require(ProcessInfo.processInfo.environment["CI"] == nil, "systemd-analyze is missing (Debian package systemd)")
+            print("skipped: systemd-analyze is missing (Debian package systemd)")
+            return
+        }
+        // The installed unit as instance `demo`, its absolute paths under the temporary root.
+        let instance = try workingDirectory.write("switchyard@demo.service", unit
+            .replacingOccurrences(of: "/usr/local/", with: prefix + "/usr/local/")
+            .replacingOccurrences(of: "/etc/switchyard/", with: prefix + "/etc/switchyard/"))
+        let verify = try Self.run(analyze, ["verify", instance])
+        #expect(verify.status == 0, "systemd-analyze verify: \(verify.output)")
+    }
+
+    /// Runs `executable` to its end; its status and its stdout and stderr together.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    in directory: URL? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}

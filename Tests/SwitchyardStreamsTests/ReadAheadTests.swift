@@ -1,0 +1,71 @@
+import SwitchyardStreams
+import SwitchyardTestSupport
+import Testing
+
+/// Issue 34 point 2: operators pull from a pull-based input only on demand, within a small
+/// bound, so never-suspending inputs neither livelock them nor fill memory.
+@Suite(.scaledTimeLimit(minutes: 2))
+struct ReadAheadTests {
+    /// What an operator may have pulled beyond what its consumer took: a zip's 64 undelivered
+    /// tuples and 16 queued elements per input, share's 16 ahead of its fastest subscriber,
+    /// plus the pulls in flight. Far below the inputs' 200,000 elements.
+    static let slack = 64 + 16 + 2
+
+    /// Three inputs that never suspend: zip emits tuples at once, and reads each input at
+    /// most a small bound beyond the tuples taken (it read whole inputs ahead, livelocking
+    /// two cores and growing ~125 MB/s on infinite ones).
+    @Test func zipOfNeverSuspendingInputsReadsOnlyABoundAhead() async {
+        let inputs = (0..<3).map { _ in PullCountingSequence(count: 200_000) }
+        var iterator = zip(inputs[0], inputs[1], inputs[2]).makeAsyncIterator()
+        var taken = 0
+        while taken < 1_000, let (first, second, third) = await iterator.next() {
+            #expect(first == taken && second == taken && third == taken)
+            taken += 1
+        }
+        #expect(taken == 1_000)
+        await Task.yield()
+        for input in inputs {
+            #expect(input.pulls.count <= taken + Self.slack)
+        }
+    }
+
+    /// SAA's `test_share_cancellation_with_multiple_consumers`: two consumers of a shared
+    /// source that never suspends are cancelled, and both end; the source was read only a
+    /// little ahead of the faster one (its reader spun, filling both buffers without bound).
+    @Test func shareOfNeverSuspendingSourceEndsWhenItsConsumersAreCancelled() async {
+        let source = PullCountingSequence(count: 5_000_000)
+        let shared = source.share()
+        let consumers = (0..<2).map { _ in
+            Task {
+                var taken = 0
+                for await _ in shared { taken += 1 }
+                return taken
+            }
+        }
+        await waitUntil("the source was read") { source.pulls.count >= 1_000 }
+        for consumer in consumers { consumer.cancel() }
+        var counts: [Int] = []
+        for consumer in consumers { counts.append(await consumer.value) }
+        #expect(source.pulls.count <= (counts.max() ?? 0) + Self.slack)
+        #expect(source.pulls.count < 5_000_000)
+    }
+
+    /// `zip([1, throw], [10, 20, 30])` emits `(1, 10)` before the failure every time: the
+    /// failure of an input takes effect only after its earlier elements are paired.
+    @Test func zipEmitsTheTupleBeforeAnInputsFailureEveryTime() async {
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<500 {
+            let failing = PullCountingSequence(count: 1, from: 1, thenFailing: TestFailure.boom)
+            let tens = PullCountingSequence<TestFailure>(count: 3, from: 10, step: 10)
+            var seen: [String] = []
+            do {
+                for try await (one, ten) in zip(failing, tens) { seen.append("(\(one), \(ten))") }
+                seen.append("finished")
+            } catch {
+                seen.append("\(error)")
+            }
+            outcomes[seen.joined(separator: " "), default: 0] += 1
+        }
+        #expect(outcomes == ["(1, 10) boom": 500])
+    }
+}

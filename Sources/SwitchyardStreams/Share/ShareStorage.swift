@@ -188,14 +188,7 @@ import Synchronization
             return state.machine.hasDemand ? true : nil
         }
         if let ready { return ready }
-        await withUnsafeContinuation { (reader: UnsafeContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
-                guard state.machine.isCurrent(generation), !state.machine.hasDemand else { return true }
-                state.reader = reader
-                return false
-            }
-            if resumeNow { reader.resume() }
-        }
+        await park(until: .demand, generation: generation)
         return state.withLock { $0.machine.isCurrent(generation) }
     }
 
@@ -212,14 +205,35 @@ import Synchronization
             for (consumer, result) in resumptions { consumer.resume(returning: result) }
             guard current else { return false }
             if offered { return true }
-            await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    guard state.machine.isCurrent(generation), !state.machine.canOffer else { return true }
-                    state.producer = producer
-                    return false
+            await park(until: .room, generation: generation)
+        }
+    }
+
+    /// What the reader waits for.
+    @usableFromInline enum ReaderWait: Sendable {
+        /// A subscriber that wants more (it then waits in `State.reader`).
+        case demand
+        /// Room in every `.suspendProducer` subscriber (it then waits in `State.producer`).
+        case room
+    }
+
+    /// Suspends the reader until the storage resumes it; returns at once when what it waits
+    /// for is there or the connection has gone.
+    @inlinable func park(until wait: ReaderWait, generation: UInt64) async {
+        await withUnsafeContinuation { (reader: UnsafeContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                guard state.machine.isCurrent(generation) else { return true }
+                switch wait {
+                case .demand:
+                    if state.machine.hasDemand { return true }
+                    state.reader = reader
+                case .room:
+                    if state.machine.canOffer { return true }
+                    state.producer = reader
                 }
-                if resumeNow { producer.resume() }
+                return false
             }
+            if resumeNow { reader.resume() }
         }
     }
 }

@@ -12,13 +12,13 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     ///   tuples the consumer has not taken; then an input waits. So an input that never
     ///   suspends cannot take a thread and fill memory while another input has not produced
     ///   anything. To zip a push source with one far ahead of it (one `viewDidLoad` with a
-    ///   stream of taps), give the fast one a buffer of its own (`share()`, `buffer(size:)`),
-    ///   so the source is never held back.
+    ///   stream of taps that others consume too), `share()` the fast one: what the zip has not
+    ///   read waits in its subscriber buffer, and the source is never held back.
     ///
     /// Making the iterator subscribes to every input (makes its iterator); each input is then
     /// read, from the first `next` on, by one task the operator owns and cancels when the
     /// consumer's task is cancelled or its iterator is released. All inputs share this
-    /// sequence's failure type.
+    /// sequence's failure type; `zip(_:)` of two inputs also takes one of another type.
     ///
     /// ```swift
     /// for await (question, answer) in questions.zip(answers) { show(question, answer) }

@@ -20,6 +20,7 @@ func shapingOperatorBenchmarks(count: Int) -> [BenchmarkCase] {
         operatorCase("ignore-output", count, measure: ignoreOutput, baseline: sumByHand),
         operatorCase("adjacent-pairs", count, measure: adjacentPairs, baseline: adjacentPairsByHand),
         operatorCase("interspersed", count, measure: interspersed, baseline: interspersedByHand),
+        operatorCase("last", count, measure: lastElement, baseline: lastByHand),
     ]
 }
 
@@ -222,6 +223,17 @@ private func interspersedByHand(_ count: Int) async {
         sum = mix(sum, value)
     }
     blackHole(sum)
+}
+
+private func lastElement(_ count: Int) async {
+    blackHole(await CountingSequence(count: opaque(count)).last { $0 % 3 == 0 } ?? 0)
+}
+
+/// Baseline: the consumer keeps the last match itself.
+private func lastByHand(_ count: Int) async {
+    var last = 0
+    for await value in CountingSequence(count: opaque(count)) where value % 3 == 0 { last = value }
+    blackHole(last)
 }
 
 // MARK: Support

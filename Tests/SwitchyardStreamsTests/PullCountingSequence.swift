@@ -52,7 +52,7 @@ extension PullCountingSequence where Failure == Never {
     }
 }
 
-/// A count shared by the iterators of one ``PullCountingSequence``.
+/// A count shared between tasks: the pulls of one ``PullCountingSequence``, or whatever a test counts.
 final class PullCounter: Sendable {
     private let value = Atomic<Int>(0)
 

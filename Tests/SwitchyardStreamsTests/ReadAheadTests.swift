@@ -36,17 +36,20 @@ struct ReadAheadTests {
     @Test func shareOfNeverSuspendingSourceReadsOnlyABoundAheadAndEndsOnCancel() async {
         let source = PullCountingSequence(count: 1_000_000)
         let shared = source.share()
+        let paused = PullCounter()
         let consumers = (0..<2).map { _ in
             Task {
                 var taken = 0
                 for await _ in shared {
                     taken += 1
-                    if taken == 10 { try? await Task.sleep(for: .seconds(3_600)) }
+                    guard taken == 10 else { continue }
+                    paused.add()
+                    try? await Task.sleep(for: .seconds(3_600))
                 }
                 return taken
             }
         }
-        await waitUntil("both consumers took ten") { source.pulls.count >= 10 }
+        await waitUntil("both consumers took ten") { paused.count == 2 }
         for _ in 0..<100 { await Task.yield() }
         #expect(source.pulls.count <= 10 + Self.slack)
         for consumer in consumers { consumer.cancel() }

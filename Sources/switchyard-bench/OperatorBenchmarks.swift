@@ -38,7 +38,7 @@ func operatorBenchmarks() -> [BenchmarkCase] {
             measure: { await throughput(count: count) { await debounceBurst(count) } },
             baseline: { await throughput(count: count) { await debounceBurstWithTaskPerElement(count) } }
         ),
-    ]
+    ] + shapingOperatorBenchmarks(count: count)
 }
 
 // MARK: Map/filter chain
@@ -216,7 +216,7 @@ private func debounceBurstWithTaskPerElement(_ count: Int) async {
 // MARK: Support
 
 /// `0..<count` (each divided by `divisor`) as an asynchronous sequence that never suspends.
-private struct CountingSequence: AsyncSequence, Sendable {
+struct CountingSequence: AsyncSequence, Sendable {
     typealias Failure = Never
 
     let count: Int
@@ -247,6 +247,6 @@ private struct CountingSequence: AsyncSequence, Sendable {
 
 /// Keeps a result alive so the optimizer cannot drop the work that made it.
 @inline(never)
-private func blackHole(_ value: Int) {
+func blackHole(_ value: Int) {
     if value == .min { print(value) }
 }

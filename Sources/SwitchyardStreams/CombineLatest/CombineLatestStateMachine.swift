@@ -45,6 +45,10 @@ extension CombineLatestStateMachine: TupleStateMachine where Value == any Sendab
 
     @inlinable func isFull(_ input: Int) -> Bool { false }
 
+    @inlinable func hasRoom(_ input: Int) -> Bool { true }
+
+    @inlinable func isPaired(_ input: Int) -> Bool { true }
+
     @inlinable mutating func tupleStep(received value: any Sendable, from input: Int) -> TupleStep {
         received(value, from: input) == .emit ? .emit(latest) : .none
     }

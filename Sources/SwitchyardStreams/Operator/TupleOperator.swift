@@ -12,11 +12,15 @@
 
 /// The state machine of a tuple-building operator, as ``TupleInputs`` drives it.
 @usableFromInline protocol TupleStateMachine: Sendable {
-    /// Whether an input may have to wait for the others after an element (``isFull(_:)``);
-    /// `false` spares each element that question.
+    /// Whether an input may have to wait for the others after an element (``isFull(_:)``) or
+    /// before its failure (``isPaired(_:)``); `false` spares each element those questions.
     static var queuesInputs: Bool { get }
-    /// Whether `input` has queued as much as it may, so it waits.
+    /// Whether `input` has queued as much as it may, so it waits until ``hasRoom(_:)``.
     func isFull(_ input: Int) -> Bool
+    /// Whether a full `input` may read again.
+    func hasRoom(_ input: Int) -> Bool
+    /// Whether what `input` produced has been used, so its failure may end the operator.
+    func isPaired(_ input: Int) -> Bool
     mutating func tupleStep(received value: any Sendable, from input: Int) -> TupleStep
     mutating func tupleStep(ended input: Int, failed: Bool) -> TupleStep
 }
@@ -36,6 +40,10 @@
 
     /// Subscribes to every input at once (makes its iterator) and starts, per input, a task
     /// that reads it from the consumer's first `next` on and steps `machine`.
+    ///
+    /// A task reads only while the output has room and its input is not full, so it suspends
+    /// (and sees cancellation) however fast its input is; a failure waits until the input's
+    /// earlier elements are used, so it arrives at its position whatever the tasks' timing.
     @inlinable func start<Machine: TupleStateMachine>(_ machine: Machine) -> OperatorDriver<Machine, Element, Failure> {
         let driver = OperatorDriver<Machine, Element, Failure>(machine: machine)
         for (index, input) in inputs.enumerated() {
@@ -57,7 +65,10 @@
                 }
                 guard running, Machine.queuesInputs else { return running }
                 guard driver.update({ machine, _ in machine.isFull(index) }) else { return true }
-                return await driver.wait { !$0.isFull(index) }
+                return await driver.wait { $0.hasRoom(index) }
+            }
+            if case .failure = end, Machine.queuesInputs {
+                guard await driver.wait(until: { $0.isPaired(index) }) else { return }
             }
             driver.update { machine, output in
                 switch end {

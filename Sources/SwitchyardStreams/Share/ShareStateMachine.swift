@@ -2,7 +2,9 @@
 /// buffer, and the upstream connection.
 ///
 /// The first subscriber connects the upstream (its iterator is made at once), the first `next`
-/// of any subscriber starts reading it, and the last subscriber to leave disconnects it. Each
+/// of any subscriber starts reading it, and the last subscriber to leave disconnects it. The
+/// upstream is read only while a subscriber wants more (``hasDemand``): the fastest one sets the
+/// pace, and nothing is read ahead of it beyond ``readAhead`` elements. Each
 /// connection has a generation, so a disconnected upstream task that is still winding down
 /// can no longer deliver.
 @usableFromInline struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
@@ -29,7 +31,28 @@
         @inlinable var holdsBack: Bool {
             mayHoldBack && output.bufferedCount >= capacity
         }
+
+        /// Elements it may have waiting and still ask for more: its bound, at most ``readAhead``.
+        @inlinable var demandLimit: Int {
+            Swift.min(capacity, ShareStateMachine.readAhead)
+        }
+
+        /// Whether it has fewer than ``demandLimit`` elements waiting, so the upstream is read for it.
+        @inlinable var wantsMore: Bool {
+            !output.isEnded && output.bufferedCount < demandLimit
+        }
+
+        /// Whether it has taken so much that a reader waiting for demand should go on: half of
+        /// ``demandLimit``, so the reader wakes once per batch, not per element.
+        @inlinable var wakesReader: Bool {
+            !output.isEnded && output.bufferedCount <= demandLimit / 2
+        }
     }
+
+    /// Elements the upstream is read ahead of its fastest subscriber. A source that never
+    /// suspends is read in batches of this size, then waits, so it cannot hold a thread and
+    /// fill the subscribers' buffers without bound.
+    @inlinable static var readAhead: Int { 16 }
 
     @usableFromInline let replayCount: Int
     @usableFromInline var subscribers: [UInt64: Subscriber] = [:]
@@ -105,6 +128,11 @@
     @inlinable mutating func take(_ id: UInt64) -> Output.Delivery? {
         guard subscribers[id] != nil else { return .end(.success(())) }
         return subscribers[id]?.output.take()
+    }
+
+    /// Whether a subscriber wants more, so the upstream is read.
+    @inlinable var hasDemand: Bool {
+        subscribers.values.contains { $0.wantsMore }
     }
 
     /// Whether an element can be offered now: only when every `.suspendProducer` subscriber

@@ -4,9 +4,11 @@ import Synchronization
 ///
 /// The first subscriber makes the upstream's iterator and the task that will read it; the
 /// task waits for the first `next` of any subscriber, and is cancelled when the last
-/// subscriber leaves. The task waits on this storage only for that start and for room, and
-/// the storage resumes both whenever it disconnects; that is why those waits have no
-/// cancellation handler of their own.
+/// subscriber leaves. It pulls the next element only while a subscriber wants more (see
+/// `ShareStateMachine.hasDemand`), so it never reads a pull-based upstream ahead without bound.
+/// The task waits on this storage only for that start, for demand and for room, and the
+/// storage resumes each whenever it disconnects; that is why those waits have no cancellation
+/// handler of their own.
 @usableFromInline final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.Element: Sendable {
     @usableFromInline typealias Element = Base.Element
     @usableFromInline typealias Failure = Base.Failure
@@ -19,6 +21,8 @@ import Synchronization
         @usableFromInline var waiting: [UInt64: Consumer] = [:]
         @usableFromInline var starter: UnsafeContinuation<Bool, Never>?
         @usableFromInline var producer: UnsafeContinuation<Void, Never>?
+        /// The reader, waiting until a subscriber wants more.
+        @usableFromInline var reader: UnsafeContinuation<Void, Never>?
         @usableFromInline var task: Task<Void, Never>?
 
         @inlinable init(machine: Machine) {
@@ -43,6 +47,18 @@ import Synchronization
             defer { producer = nil }
             return producer
         }
+
+        /// The reader, if it waits for demand and subscriber `id` (any, when `nil`) now wants
+        /// enough to wake it, or it has to stop.
+        @inlinable mutating func readerIfDemand(from id: UInt64?) -> UnsafeContinuation<Void, Never>? {
+            guard reader != nil else { return nil }
+            if machine.isConnected {
+                guard let id else { return nil }
+                guard machine.subscribers[id]?.wakesReader == true else { return nil }
+            }
+            defer { reader = nil }
+            return reader
+        }
     }
 
     @usableFromInline let base: Base
@@ -57,25 +73,30 @@ import Synchronization
 
     /// Adds a subscriber; the first one connects the upstream by making its iterator.
     @inlinable func subscribe(capacity: Int, policy: OverflowPolicy) -> UInt64 {
-        let (id, connection) = state.withLock { $0.machine.subscribe(capacity: capacity, policy: policy) }
+        let (id, connection, reader) = state.withLock { state in
+            let (id, connection) = state.machine.subscribe(capacity: capacity, policy: policy)
+            return (id, connection, state.readerIfDemand(from: id))
+        }
+        reader?.resume()
         if let connection { connect(generation: connection) }
         return id
     }
 
     @inlinable func unsubscribe(_ id: UInt64) {
-        let (consumer, producer, starter, task) = state.withLock { state in
+        let (consumer, producer, starter, task, reader) = state.withLock { state in
             let consumer = state.waiting.removeValue(forKey: id)
             guard state.machine.unsubscribe(id) else {
-                return (consumer, state.producerIfRoom(), nil as UnsafeContinuation<Bool, Never>?, nil as Task<Void, Never>?)
+                return (consumer, state.producerIfRoom(), nil as UnsafeContinuation<Bool, Never>?, nil as Task<Void, Never>?, nil as UnsafeContinuation<Void, Never>?)
             }
             defer {
                 state.task = nil
                 state.starter = nil
             }
-            return (consumer, state.producerIfRoom(), state.starter, state.task)
+            return (consumer, state.producerIfRoom(), state.starter, state.task, state.readerIfDemand(from: nil))
         }
         task?.cancel()
         starter?.resume(returning: false)
+        reader?.resume()
         producer?.resume()
         consumer?.resume(returning: .success(nil))
     }
@@ -85,21 +106,24 @@ import Synchronization
             unsubscribe(id)
             return nil
         }
-        let (delivery, starter, producer) = state.withLock { state in
+        let (delivery, starter, producer, reader) = state.withLock { state in
             let starter = state.machine.start() ? state.starter.take() : nil
-            return (state.machine.take(id), starter, state.producerIfRoom())
+            let delivery = state.machine.take(id)
+            return (delivery, starter, state.producerIfRoom(), state.readerIfDemand(from: id))
         }
         starter?.resume(returning: true)
         producer?.resume()
+        reader?.resume()
         if let delivery { return try delivery.result.get() }
 
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: actor) { (consumer: Consumer) in
-                let ready = state.withLock { state -> Result<Element?, Failure>? in
-                    if let delivery = state.machine.take(id) { return delivery.result }
+                let (ready, reader) = state.withLock { state -> (Result<Element?, Failure>?, UnsafeContinuation<Void, Never>?) in
+                    if let delivery = state.machine.take(id) { return (delivery.result, nil) }
                     state.waiting[id] = consumer
-                    return nil
+                    return (nil, state.readerIfDemand(from: id))
                 }
+                reader?.resume()
                 if let ready { consumer.resume(returning: ready) }
             }
         } onCancel: {
@@ -137,8 +161,16 @@ import Synchronization
         }
     }
 
+    /// Pulls while a subscriber wants more and offers each element; a disconnection stops it.
     @inlinable func read(_ iterator: inout Base.AsyncIterator, generation: UInt64) async {
-        let end = await drain(&iterator) { element in await offer(element, generation: generation) }
+        var end: Result<Void, Failure> = .success(())
+        do throws(Failure) {
+            while await waitForDemand(generation: generation), let element = try await iterator.next(isolation: nil) {
+                guard await offer(element, generation: generation) else { return }
+            }
+        } catch {
+            end = .failure(error)
+        }
         let resumptions = state.withLock { state -> Resumptions in
             guard state.machine.isCurrent(generation) else { return [] }
             state.machine.upstreamEnded(end)
@@ -146,6 +178,18 @@ import Synchronization
             return state.settle()
         }
         for (consumer, result) in resumptions { consumer.resume(returning: result) }
+    }
+
+    /// Waits until a subscriber wants more.
+    /// - Returns: `false` when the connection has gone, so the upstream stops.
+    @inlinable func waitForDemand(generation: UInt64) async -> Bool {
+        let ready = state.withLock { state -> Bool? in
+            guard state.machine.isCurrent(generation) else { return false }
+            return state.machine.hasDemand ? true : nil
+        }
+        if let ready { return ready }
+        await park(until: .demand, generation: generation)
+        return state.withLock { $0.machine.isCurrent(generation) }
     }
 
     /// Offers one element, waiting while a `.suspendProducer` subscriber is full.
@@ -161,14 +205,35 @@ import Synchronization
             for (consumer, result) in resumptions { consumer.resume(returning: result) }
             guard current else { return false }
             if offered { return true }
-            await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    guard state.machine.isCurrent(generation), !state.machine.canOffer else { return true }
-                    state.producer = producer
-                    return false
+            await park(until: .room, generation: generation)
+        }
+    }
+
+    /// What the reader waits for.
+    @usableFromInline enum ReaderWait: Sendable {
+        /// A subscriber that wants more (it then waits in `State.reader`).
+        case demand
+        /// Room in every `.suspendProducer` subscriber (it then waits in `State.producer`).
+        case room
+    }
+
+    /// Suspends the reader until the storage resumes it; returns at once when what it waits
+    /// for is there or the connection has gone.
+    @inlinable func park(until wait: ReaderWait, generation: UInt64) async {
+        await withUnsafeContinuation { (reader: UnsafeContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                guard state.machine.isCurrent(generation) else { return true }
+                switch wait {
+                case .demand:
+                    if state.machine.hasDemand { return true }
+                    state.reader = reader
+                case .room:
+                    if state.machine.canOffer { return true }
+                    state.producer = reader
                 }
-                if resumeNow { producer.resume() }
+                return false
             }
+            if resumeNow { reader.resume() }
         }
     }
 }

@@ -5,18 +5,20 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - **Emits** a tuple as soon as every input has produced its next element.
     /// - **Finishes** as soon as an input has finished and all its elements were paired (no
     ///   further tuple is possible); the other inputs are cancelled.
-    /// - **Fails** with the first failure of any input, after the tuples emitted before it;
-    ///   the other inputs are cancelled.
-    /// - **Buffers** every unpaired element, without limit (as Combine's `zip` does), and up
-    ///   to 64 tuples the consumer has not taken. An input far ahead of the others is still
-    ///   read, so it never holds back a shared upstream (one `viewDidLoad` zipped with many
-    ///   taps keeps every other consumer of the taps running); memory grows with the number
-    ///   of unpaired elements, so zip inputs that advance together.
+    /// - **Fails** with an input's failure at its position: once the input's earlier elements
+    ///   are paired, so the tuples they make are always emitted first (as in
+    ///   swift-async-algorithms); the other inputs are cancelled.
+    /// - **Reads ahead** of the others at most 16 elements per input, and makes at most 64
+    ///   tuples the consumer has not taken; then an input waits. So an input that never
+    ///   suspends cannot take a thread and fill memory while another input has not produced
+    ///   anything. To zip a push source with one far ahead of it (one `viewDidLoad` with a
+    ///   stream of taps that others consume too), `share()` the fast one: what the zip has not
+    ///   read waits in its subscriber buffer, and the source is never held back.
     ///
     /// Making the iterator subscribes to every input (makes its iterator); each input is then
     /// read, from the first `next` on, by one task the operator owns and cancels when the
     /// consumer's task is cancelled or its iterator is released. All inputs share this
-    /// sequence's failure type.
+    /// sequence's failure type; `zip(_:)` of two inputs also takes one of another type.
     ///
     /// ```swift
     /// for await (question, answer) in questions.zip(answers) { show(question, answer) }

@@ -21,6 +21,8 @@ let switched = numbers.flatMapLatest { [$0].async }
 let shared = numbers.share()
 let mapped = AsyncFail(of: Int.self, CancellationError()).mapError { _ in URLError.timedOut }
 let switchedToFailing = numbers.flatMapLatest { _ in AsyncFail(of: Int.self, CancellationError()) }
+let pairs: AsyncAlgorithms.AsyncAdjacentPairsSequence<AsyncSyncSequence<[Int]>> = numbers.adjacentPairs()
+let separated: AsyncAlgorithms.AsyncInterspersedSequence<AsyncSyncSequence<[Int]>> = numbers.interspersed(with: 0)
 
 // Switchyard-only vocabulary in the same program.
 let broadcast = Broadcast<Int>()
@@ -29,6 +31,9 @@ let paired = subscription.withLatestFrom(CurrentValue("draft"))
 let flattened = subscription.flatMap(maxConcurrent: 2) { AsyncJust($0) }
 let ownZip = subscription.zip(AsyncJust(0))
 let recovered = AsyncFail(of: Int.self, CancellationError()).replaceError(with: 0)
+let batches = numbers.collect(count: 2)
+let delayed = subscription.delay(for: .milliseconds(1))
+let buffered = subscription.buffer(size: 8, whenFull: .dropOldest)
 
 var seen: [Int] = []
 for await value in deduplicated { seen.append(value) }
@@ -36,5 +41,8 @@ precondition(seen == [1, 2, 3, 4], "removeDuplicates gave \(seen)")
 var recoveredValues: [Int] = []
 for await value in recovered { recoveredValues.append(value) }
 precondition(recoveredValues == [0], "replaceError gave \(recoveredValues)")
+let selected = await onlySwitchyardWithModuleSelectors()
+precondition(selected == [1, 2, 3], "our removeDuplicates gave \(selected)")
+_ = (pairs, separated, batches, delayed, buffered)
 _ = (debounced, throttled, zipped, merged, combined, switched, switchedToFailing, shared, mapped, paired, flattened, ownZip)
 print("SwitchyardStreams and AsyncAlgorithms coexist")

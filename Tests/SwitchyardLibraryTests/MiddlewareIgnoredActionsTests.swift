@@ -60,6 +60,15 @@ struct MiddlewareIgnoredActionsTests {
         } ?? false
     }
 
+    /// A store whose middleware picks the fetches with `on:` and runs them under `policy`.
+    private func selectedFetches(policy: WorkPolicy) -> (HeldService, Store<Feed, FeedAction>) {
+        let service = HeldService()
+        let places = Middleware<Feed, FeedAction>(on: fetchID, policy: policy) { _, id, emit in
+            await emit(.loaded(await service.fetch(id)))
+        }
+        return (service, Store(initialState: Feed(), reducer: Feed.reduce, middleware: [places]))
+    }
+
     /// The README's closure form, default policy: 2,000 ticks are all reduced while the first
     /// fetch is pending, and the next fetch reaches the service at once (as a TCA effect or a
     /// saga's `takeEvery` would).
@@ -90,11 +99,7 @@ struct MiddlewareIgnoredActionsTests {
     /// ticks are reduced while the first fetch is pending and the second waits its turn; the
     /// second request reaches the service once the first is answered.
     @Test func queueOrdersOnlyTheSelectedWork() async {
-        let service = HeldService()
-        let places = Middleware<Feed, FeedAction>(on: fetchID, policy: .queue) { _, id, emit in
-            await emit(.loaded(await service.fetch(id)))
-        }
-        let store = Store(initialState: Feed(), reducer: Feed.reduce, middleware: [places])
+        let (service, store) = selectedFetches(policy: .queue)
         await store.dispatch(.fetch(1))
         await store.dispatch(.fetch(2))
         await waitUntil("the first request reaches the service") { service.received == [1] }
@@ -116,11 +121,7 @@ struct MiddlewareIgnoredActionsTests {
     /// `.latest` cancels only for a selected action: ticks arriving while a fetch is pending
     /// leave it running, and its answer lands.
     @Test func latestIsNotCancelledByIgnoredActions() async {
-        let service = HeldService()
-        let places = Middleware<Feed, FeedAction>(on: fetchID, policy: .latest) { _, id, emit in
-            await emit(.loaded(await service.fetch(id)))
-        }
-        let store = Store(initialState: Feed(), reducer: Feed.reduce, middleware: [places])
+        let (service, store) = selectedFetches(policy: .latest)
         await store.dispatch(.fetch(1))
         await waitUntil("the request reaches the service") { service.received == [1] }
         for index in 0..<10 { await store.dispatch(.tick(index)) }

@@ -161,8 +161,8 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
         let deadline = ContinuousClock.now + timeout
         var asleepChecks = 0
         while store.statistics.effectsInFlight > 0, ContinuousClock.now < deadline {
-            // Twice in a row, a millisecond apart, so an action being reduced right now (one
-            // that could cancel a sleeping effect) has had its turn.
+            // Twice in a row, a millisecond apart: an effect that emitted and went back to
+            // sleep between the reads of one check has had its action reduced by the next.
             asleepChecks = onlyTheClockCanWakeEffects ? asleepChecks + 1 : 0
             if asleepChecks == 2 { break }
             try? await Task.sleep(for: .milliseconds(1))
@@ -175,11 +175,12 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
         reportUnchecked(before: "finishing", sourceLocation: sourceLocation)
     }
 
-    /// Whether every effect in flight sleeps on the clock and no action waits to be reduced:
-    /// nothing changes until the test advances the clock.
+    /// Whether every effect in flight sleeps on the clock and no action is queued or being
+    /// reduced (one could cancel an effect): nothing changes until the test advances the clock.
     private var onlyTheClockCanWakeEffects: Bool {
+        guard store.isIdle else { return false }
         let statistics = store.statistics
-        return statistics.queued == 0 && clock.sleeperCount >= statistics.effectsInFlight
+        return clock.sleeperCount >= statistics.effectsInFlight && store.isIdle
     }
 
     /// Marks every action received so far as checked (for exhaustive tests that do not care).

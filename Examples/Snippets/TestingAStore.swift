@@ -1,19 +1,17 @@
 // snippet.hide
 // The README's TestStore snippet, quoted verbatim; run inside a Swift Testing test, whose
 // issues its checks record.
-import Switchyard
 import Testing
 // snippet.show
+import Switchyard
 import SwitchyardTesting
 
-// snippet.hide
 /// A stopwatch: running or not, and the seconds counted.
 struct Stopwatch: Sendable, Equatable {
     var running = false
     var seconds = 0
 }
 
-/// What a stopwatch is told.
 enum StopwatchAction: Sendable, Equatable {
     case start, tick, stop
 }
@@ -45,9 +43,11 @@ func ticking(_ clock: ManualClock) -> Middleware<Stopwatch, StopwatchAction> {
     })
 }
 
+// snippet.hide
 /// Runs the snippet; call it from a test.
 public func testingAStoreSnippet() async {
     // snippet.show
+    // inside a Swift Testing test, `@Test func stopwatch() async`:
     let clock = ManualClock()
     let store = TestStore(initialState: Stopwatch(), reducer: stopwatchReducer,
                           middleware: [ticking(clock)], clock: clock)   // exhaustivity: .off to relax

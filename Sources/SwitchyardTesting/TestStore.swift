@@ -17,7 +17,10 @@ public enum Exhaustivity: Sendable, Hashable {
 ///
 /// A failed check is recorded with Swift Testing's `Issue.record` at the caller's line, with a
 /// line diff of expected and actual state. Waiting (for a received action, for effects to end)
-/// uses `timeout` of real time (default 30 s) — a deadline for a busy machine, never a speed.
+/// is bounded by `timeout` of real time (default 1 s, as TCA's, multiplied by the environment
+/// variable `SWITCHYARD_TEST_TIMEOUT_SCALE` like the ``ManualClock``'s waits) — a deadline
+/// for a busy machine, never a speed. ``finish(sourceLocation:)`` does not wait for effects that
+/// only the clock can wake: once every effect in flight sleeps on the clock, it fails at once.
 ///
 /// ```swift
 /// let store = TestStore(initialState: Counter(), reducer: counterReducer, middleware: [timer(clock)], clock: clock)
@@ -65,13 +68,13 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
         middleware: [Middleware<State, Action>] = [],
         clock: ManualClock = ManualClock(),
         exhaustivity: Exhaustivity = .on,
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(1)
     ) {
         let box = ProgressBox(Progress(state: initialState))
         self.box = box
         self.clock = clock
         self.exhaustivity = exhaustivity
-        self.timeout = timeout
+        self.timeout = timeout * RealTimeScale.factor
         // Each reduction is recorded with the state right after it: effects run concurrently,
         // so the store's current state may already be later than the action checked.
         store = Store(initialState: initialState, reducer: { state, action in
@@ -146,16 +149,22 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     /// clock, so an effect that has not reached its sleep yet is not skipped over.
     public func advance(by duration: Duration) async {
         if store.statistics.effectsInFlight > 0 {
-            _ = await clock.waitForSleepers(atLeast: 1, limit: timeout)
+            _ = await clock.waitForSleepers(atLeast: 1, limit: timeout / RealTimeScale.factor)
         }
         clock.advance(by: duration)
     }
 
-    /// Ends the test: waits (up to `timeout`) for effects in flight to end, and in exhaustive
-    /// mode fails for actions received and not checked, and for effects still running.
+    /// Ends the test: waits (up to `timeout`, and no longer once only the clock can wake the
+    /// effects in flight) for effects in flight to end, and in exhaustive mode fails for
+    /// actions received and not checked, and for effects still running.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
         let deadline = ContinuousClock.now + timeout
+        var asleepChecks = 0
         while store.statistics.effectsInFlight > 0, ContinuousClock.now < deadline {
+            // Twice in a row, a millisecond apart: an effect that emitted and went back to
+            // sleep between the reads of one check has had its action reduced by the next.
+            asleepChecks = onlyTheClockCanWakeEffects ? asleepChecks + 1 : 0
+            if asleepChecks == 2 { break }
             try? await Task.sleep(for: .milliseconds(1))
         }
         guard exhaustivity == .on else { return }
@@ -164,6 +173,14 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
             record("\(running) effect(s) still running at the end of the test; cancel them or let them finish", sourceLocation)
         }
         reportUnchecked(before: "finishing", sourceLocation: sourceLocation)
+    }
+
+    /// Whether every effect in flight sleeps on the clock and no action is queued or being
+    /// reduced (one could cancel an effect): nothing changes until the test advances the clock.
+    private var onlyTheClockCanWakeEffects: Bool {
+        guard store.isIdle else { return false }
+        let statistics = store.statistics
+        return clock.sleeperCount >= statistics.effectsInFlight && store.isIdle
     }
 
     /// Marks every action received so far as checked (for exhaustive tests that do not care).

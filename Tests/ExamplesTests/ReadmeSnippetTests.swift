@@ -55,6 +55,15 @@ struct ReadmeSnippetTests {
         #expect(files.sorted() == (Self.snippetFiles + ["Printed.swift"]).sorted())
     }
 
+    /// The TestStore block is the whole example: the state, actions, reducer and middleware it
+    /// uses are shown, none left hidden in its file.
+    @Test func testStoreBlockShowsTheWholeExample() throws {
+        let block = try #require(try Self.blocks.first { $0.snippetPath == "Examples/Snippets/TestingAStore.swift" })
+        for declaration in ["struct Stopwatch", "enum StopwatchAction", "func stopwatchReducer", "func ticking"] {
+            #expect(block.code.contains(declaration), "\(block) does not show `\(declaration)`")
+        }
+    }
+
     /// Hidden regions are dropped with their markers and each shown region is moved left.
     @Test func shownTextDropsHiddenRegions() {
         let source = """

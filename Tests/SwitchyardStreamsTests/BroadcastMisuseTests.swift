@@ -1,5 +1,6 @@
 import Synchronization
 import SwitchyardStreams
+import SwitchyardTestSupport
 import SwitchyardTesting
 import Testing
 
@@ -75,6 +76,37 @@ struct BroadcastMisuseTests {
         }
         await consumer.value
         #expect(seen.withLock { $0 } == [1, 2])
+        #expect(broadcast.subscriberCount == 0)
+    }
+
+    /// Issue 34 point 3: a subscription cancelled while an iterator of it is still alive hands
+    /// a new iterator nothing to wait for: `next()` returns nil at once instead of waiting on a
+    /// fresh registration that no one will ever cancel.
+    @Test func newIteratorOfACancelledSubscriptionEndsAtOnce() async {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe()
+        var first = subscription.makeAsyncIterator()
+        broadcast.send(1)
+        #expect(await first.next() == 1)
+        subscription.cancel()
+        let second: Int?? = await withDeadline(10) {
+            var second = subscription.makeAsyncIterator()
+            broadcast.send(2)
+            return await second.next()
+        }
+        #expect(second == .some(nil))
+        #expect(await first.next() == nil)
+        #expect(broadcast.subscriberCount == 0)
+    }
+
+    /// The same with no iterator alive: cancelled before it was ever iterated.
+    @Test func cancelledBeforeIterationEndsAtOnce() async {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe()
+        subscription.cancel()
+        broadcast.send(1)
+        var iterator = subscription.makeAsyncIterator()
+        #expect(await iterator.next() == nil)
         #expect(broadcast.subscriberCount == 0)
     }
 }

@@ -11,6 +11,13 @@ public enum WorkPolicy: Sendable, Hashable {
     /// Every element gets its work, one after another, in order.
     case queue
 
+    /// `.every(maxConcurrent: 64)`, the default of the ``Middleware`` closure and sequence
+    /// forms: each action's work starts at once, as TCA's effects and redux-saga's `takeEvery`
+    /// do, so an action that starts no work finishes at once instead of waiting behind slow
+    /// work. The bound keeps the tasks in flight bounded; while 64 pieces of work are in flight,
+    /// the next wait for a slot.
+    public static let concurrent = WorkPolicy.every(maxConcurrent: 64)
+
     /// The most pieces of work this policy runs at once in a group (`every` at least 1).
     package var concurrency: Int {
         switch self {

@@ -9,6 +9,11 @@ import SwitchyardStreams
 /// `.queue` or `.every(maxConcurrent:)`, per effect and grouped by ``EffectID`` — and cancels
 /// effects by id on request. Emitted actions are queued like any other, never nested.
 ///
+/// A middleware decides what to do about an action at once, while the store reduces: an action
+/// it starts no work for (``Effect/none``, or `nil` from the `on:` selector) costs nothing and
+/// never waits behind another action's work. Only the work it starts is subject to a policy, so
+/// `.queue` keeps the order of the work alone.
+///
 /// Nothing is lost by default: effects that must wait for their group are held, up to
 /// `bufferSize` per middleware; beyond that the store stops taking actions from outside
 /// (``Store/send(_:)`` returns `false`, ``Store/dispatch(_:)`` waits) until effects catch up.
@@ -49,12 +54,13 @@ public struct Middleware<State: Sendable, Action: Sendable>: Sendable {
     }
 
     /// A middleware whose sequence never fails, iterated as one effect per action under
-    /// `policy` (default `.queue`: one action's sequence after another, in order).
+    /// `policy` (default ``WorkPolicy/concurrent``: each action's sequence at once, so an empty
+    /// one never waits behind a slow one; `.queue` iterates them one after another, in order).
     public init<Effects: AsyncSequence>(
         name: String? = nil,
         bufferSize: Int = 1024,
         overflow: OverflowPolicy = .suspendProducer,
-        policy: WorkPolicy = .queue,
+        policy: WorkPolicy = .concurrent,
         fileID: String = #fileID,
         line: Int = #line,
         _ body: @escaping @Sendable (State, Action) -> Effects
@@ -66,11 +72,12 @@ public struct Middleware<State: Sendable, Action: Sendable>: Sendable {
 
     /// A middleware whose sequence may throw: actions emitted before the error are kept, the
     /// error goes to ``StoreOptions/onMiddlewareError``, and later actions get their effects.
+    /// `policy` as for the non-throwing form (default ``WorkPolicy/concurrent``).
     public init<Effects: AsyncSequence>(
         name: String? = nil,
         bufferSize: Int = 1024,
         overflow: OverflowPolicy = .suspendProducer,
-        policy: WorkPolicy = .queue,
+        policy: WorkPolicy = .concurrent,
         fileID: String = #fileID,
         line: Int = #line,
         throwing body: @escaping @Sendable (State, Action) -> Effects
@@ -81,19 +88,55 @@ public struct Middleware<State: Sendable, Action: Sendable>: Sendable {
     }
 
     /// A middleware written as an async closure that emits actions through `emit`, run as one
-    /// effect per action under `policy` (default `.queue`); a thrown error is handled as for
-    /// the throwing form.
+    /// effect per action under `policy` (default ``WorkPolicy/concurrent``: the closure runs at
+    /// once for every action, so one that returns at once never waits behind a slow one); a
+    /// thrown error is handled as for the throwing form.
+    ///
+    /// The closure cannot say which actions it ignores before it runs, so under `.queue`,
+    /// `.latest` or `.leading` every action would take its turn (or cancel, or be ignored):
+    /// pick the actions with ``init(name:bufferSize:overflow:on:policy:fileID:line:effect:)``
+    /// for those.
     public init(
         name: String? = nil,
         bufferSize: Int = 1024,
         overflow: OverflowPolicy = .suspendProducer,
-        policy: WorkPolicy = .queue,
+        policy: WorkPolicy = .concurrent,
         fileID: String = #fileID,
         line: Int = #line,
         effect: @escaping @Sendable (State, Action, _ emit: @escaping @Sendable (Action) async -> Void) async throws -> Void
     ) {
         self.init(name: name, bufferSize: bufferSize, overflow: overflow, effects: { state, action in
             .run(policy: policy) { emit in try await effect(state, action, emit) }
+        }, fileID: fileID, line: line)
+    }
+
+    /// A middleware for the actions `select` picks, as redux-saga's `takeEvery(pattern, worker)`
+    /// and `takeLatest` are: `select` runs at once for each action, and an action it returns
+    /// `nil` for costs nothing and waits for nothing; for the others, `effect` runs with the
+    /// selected value under `policy` (default ``WorkPolicy/concurrent``), so `.queue` orders
+    /// only the selected actions' work and `.latest` cancels only when another selected action
+    /// arrives. A thrown error is handled as for the throwing form.
+    ///
+    /// ```swift
+    /// Middleware<Places, PlacesAction>(on: { action in
+    ///     if case .search(let query) = action { query } else { nil }
+    /// }, policy: .queue) { state, query, emit in
+    ///     await emit(.loaded(try await lookUp(query)))
+    /// }
+    /// ```
+    public init<Selected: Sendable>(
+        name: String? = nil,
+        bufferSize: Int = 1024,
+        overflow: OverflowPolicy = .suspendProducer,
+        on select: @escaping @Sendable (Action) -> Selected?,
+        policy: WorkPolicy = .concurrent,
+        fileID: String = #fileID,
+        line: Int = #line,
+        effect: @escaping @Sendable (State, Selected, _ emit: @escaping @Sendable (Action) async -> Void) async throws -> Void
+    ) {
+        self.init(name: name, bufferSize: bufferSize, overflow: overflow, effects: { state, action in
+            guard let selected = select(action) else { return .none }
+            return .run(policy: policy) { emit in try await effect(state, selected, emit) }
         }, fileID: fileID, line: line)
     }
 }

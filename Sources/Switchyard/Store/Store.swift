@@ -327,6 +327,10 @@ public final actor Store<State: Sendable, Action: Sendable> {
 
     /// The sequence number the next accepted action gets.
     nonisolated var nextSequence: UInt64 { inbox.nextSequence }
+
+    /// Whether no action is queued or being reduced: the reducing task waits for work (for
+    /// TestStore, which must know an action cannot still cancel an effect).
+    package nonisolated var isIdle: Bool { inbox.drainerWaits }
 }
 
 /// What a batch ``Store/send(contentsOf:rest:)`` does with the actions that do not fit in the

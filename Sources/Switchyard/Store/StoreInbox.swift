@@ -89,6 +89,9 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// The sequence number the next accepted action gets.
     var nextSequence: UInt64 { state.withLock { $0.nextSequence } }
 
+    /// Whether the drainer is parked in ``waitForWork()`` with nothing queued.
+    var drainerWaits: Bool { state.withLock { $0.queue.isEmpty && $0.parkedDrainer != nil } }
+
     /// Appends without waiting.
     @inlinable
     func append(_ action: Action) -> SubmitResult {

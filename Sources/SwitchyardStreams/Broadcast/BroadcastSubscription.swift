@@ -64,9 +64,15 @@ extension Broadcast {
         }
 
         /// Returns an iterator over this subscription's elements; while another iterator of it
-        /// is alive, an iterator of a new registration with the same settings (see above).
+        /// is alive, an iterator of a new registration with the same settings (see above). Once
+        /// the subscription is cancelled, an iterator that returns nil at once.
         public func makeAsyncIterator() -> AsyncIterator {
             guard status.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+                // Cancelling ends the subscription for good: a new registration would wait for
+                // elements its caller has said it no longer wants, with no one left to end it.
+                if status.isCancelled {
+                    return AsyncIterator(consumer: _SubscriptionConsumer(subscription: self, holdsClaim: false))
+                }
                 let own = storage.subscribe(
                     bufferSize: settings.bufferSize,
                     overflow: settings.overflow,
@@ -137,18 +143,22 @@ final class _SubscriptionConsumer<Element: Sendable> {
     @usableFromInline var batch = _FIFOBuffer<Element>()
     /// Where the subscriber's slot was found last time.
     @usableFromInline var slotHint = 0
+    /// Whether this consumer is the subscription's one claimed iterator (an iterator of a
+    /// cancelled subscription made while another is alive is not).
+    let holdsClaim: Bool
 
     @usableFromInline
-    init(subscription: Broadcast<Element>.Subscription) {
+    init(subscription: Broadcast<Element>.Subscription, holdsClaim: Bool = true) {
         self.subscription = subscription
         self.status = subscription.status
+        self.holdsClaim = holdsClaim
     }
 
     deinit {
         if !batch.isEmpty {
             subscription.storage.putBack(batch, for: subscription.id)
         }
-        status.claimed.store(false, ordering: .releasing)
+        if holdsClaim { status.claimed.store(false, ordering: .releasing) }
     }
 
     /// Takes the next batch, waiting for one if the buffer is empty.

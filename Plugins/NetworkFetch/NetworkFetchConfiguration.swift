@@ -24,13 +24,19 @@ struct NetworkFetchConfiguration: Sendable {
     var maxRedirects = 5
 
     /// The action types the plugin emits.
-    var emittedTypes: [String] {
+    var emittedTypes: [String] { Self.emittedTypes(prefix) }
+
+    /// The action types a plugin with `prefix` emits.
+    static func emittedTypes(_ prefix: String) -> [String] {
         ["loading", "loaded", "failed"].map { "\(prefix)/\($0)" }
     }
 
     /// Why `prefix` cannot be used: it does not make valid action types. `nil` when it can.
-    var prefixProblem: String? {
-        guard !emittedTypes.allSatisfy(ActionType.isValid) else { return nil }
+    var prefixProblem: String? { Self.prefixProblem(prefix) }
+
+    /// Why `prefix` cannot be used as an `emit` prefix; `nil` when it can.
+    static func prefixProblem(_ prefix: String) -> String? {
+        guard !emittedTypes(prefix).allSatisfy(ActionType.isValid) else { return nil }
         return "\"\(prefix)\" does not make valid action types such as \"\(prefix)/loaded\""
             + " (lower-case letters, digits, -, _ and .)"
     }

@@ -64,10 +64,17 @@ public struct NetworkFetchPlugin: Plugin {
     /// `state.NAME`, the loadable: starts idle; see ``LoadableSlice`` for the transitions and
     /// the rule that only the current request's result counts.
     public var slice: StateSlice? {
-        let reducer = LoadableSlice(source: name, prefix: configuration.prefix)
-        return StateSlice(initial: LoadableSlice.initial, actions: .domain(configuration.prefix)) { slice, action in
-            reducer.reduce(&slice, action)
-        }
+        LoadableSlice.slice(source: name, prefix: configuration.prefix)
+    }
+
+    /// The loadable alone, for reducing without running: it depends only on the name and the
+    /// `emit` prefix, so the request's settings (a URL or key from the environment) are not read.
+    /// - Throws: ``PluginSettingsError`` for an `emit` prefix that makes invalid action types.
+    public static func slice(name: String, settings: PluginSettings) throws -> StateSlice? {
+        let prefix = settings.string("emit", default: name)
+        if let problem = NetworkFetchConfiguration.prefixProblem(prefix) { settings.problem("emit", problem) }
+        guard settings.problems.isEmpty else { throw PluginSettingsError(problems: settings.problems) }
+        return LoadableSlice.slice(source: name, prefix: prefix)
     }
 
     /// Handles triggers under the configured policy until cancelled, on one libcurl multi

@@ -18,6 +18,15 @@ struct LoadableSlice: Sendable {
         "status": "idle", "value": nil, "error": nil, "updatedAt": nil, "requestId": nil,
     ]
 
+    /// The slice of the plugin `source` emitting under `prefix`: starts at ``initial`` and
+    /// follows only `PREFIX/*`.
+    static func slice(source: String, prefix: String) -> StateSlice {
+        let reducer = LoadableSlice(source: source, prefix: prefix)
+        return StateSlice(initial: initial, actions: .domain(prefix)) { slice, action in
+            reducer.reduce(&slice, action)
+        }
+    }
+
     /// Folds `action` into `slice`; pure, so journal replays rebuild the same state.
     func reduce(_ slice: inout JSON, _ action: BusAction) {
         guard action.source == source, action.type.hasPrefix(prefix),

@@ -127,7 +127,7 @@ public final actor Bus {
                   storage: opened.storage, clock: clock, log: log)
     }
 
-    private init(
+    init(
         configuration: BusConfiguration,
         registry: PluginRegistry,
         plugins: [any Plugin],
@@ -195,26 +195,42 @@ public final actor Bus {
     /// Builds every plugin a configuration names, collecting the problems of all of them.
     /// - Throws: ``ConfigurationError`` listing every problem, each with its key path.
     public static func makePlugins(_ configuration: BusConfiguration, registry: PluginRegistry) throws(ConfigurationError) -> [any Plugin] {
-        var plugins: [any Plugin] = []
+        try makeEach(configuration, registry.makePlugin, problems: registry.problems(in:))
+    }
+
+    /// What `make` builds for each declaration of `configuration`, in order.
+    /// - Throws: ``ConfigurationError`` listing the `problems` of every declaration `make` failed for.
+    static func makeEach<Made>(
+        _ configuration: BusConfiguration,
+        _ make: (PluginDeclaration) throws -> Made,
+        problems problemsIn: (PluginDeclaration) -> [ConfigurationProblem]
+    ) throws(ConfigurationError) -> [Made] {
+        var made: [Made] = []
         var problems: [ConfigurationProblem] = []
         for declaration in configuration.plugins {
             do {
-                plugins.append(try registry.makePlugin(declaration))
+                made.append(try make(declaration))
             } catch {
-                problems += registry.problems(in: declaration)
+                problems += problemsIn(declaration)
             }
         }
         guard problems.isEmpty else {
             throw ConfigurationError(file: configuration.file, problems: problems.map { $0.redacted(configuration.secrets) })
         }
-        return plugins
+        return made
     }
 
     /// The state slices of the plugins that keep one, their initial values cleaned of
     /// `secrets`.
     static func slices(of declarations: [PluginDeclaration], _ plugins: [any Plugin], secrets: Secrets) -> [SliceTable.Entry] {
-        zip(declarations, plugins).compactMap { declaration, plugin in
-            plugin.slice.map { slice in
+        slices(of: declarations, plugins.map(\.slice), secrets: secrets)
+    }
+
+    /// The slices of the declarations that have one (`slices` holds one per declaration), their
+    /// initial values cleaned of `secrets`.
+    static func slices(of declarations: [PluginDeclaration], _ slices: [StateSlice?], secrets: Secrets) -> [SliceTable.Entry] {
+        zip(declarations, slices).compactMap { declaration, slice in
+            slice.map { slice in
                 var slice = slice
                 slice.initial = secrets.redact(slice.initial)
                 return (name: declaration.name, slice: slice)

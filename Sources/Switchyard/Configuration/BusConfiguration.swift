@@ -61,22 +61,27 @@ public struct BusConfiguration: Sendable {
                      environment: environment, knownKinds: knownKinds, checkPlugin: checkPlugin)
     }
 
-    private static func validate(
+    /// Validates a configuration's top-level members. With `slicesOnly`, an unset variable in a
+    /// plugin entry is kept as its reference and reported only when `checkPlugin` finds a
+    /// problem in that entry: the entry's slice needed it.
+    static func validate(
         _ members: [String: JSON],
         file: String,
         baseDirectory: String,
         environment: [String: String],
         knownKinds: [String],
+        slicesOnly: Bool = false,
         checkPlugin: (PluginDeclaration) -> [ConfigurationProblem]
     ) throws(ConfigurationError) -> BusConfiguration {
-        let expander = EnvironmentExpander(environment: environment)
+        let expander = EnvironmentExpander(environment: environment, keepsUnsetReferences: slicesOnly)
         let log = PluginSettings.Log()
         var credentials = CredentialPositions.Found()
         let (root, bus) = readBusSection(of: members, expander: expander, log: log, credentials: &credentials)
 
         var plugins: [PluginDeclaration] = []
+        var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log, baseDirectory: baseDirectory,
+                                       defersEnvironmentProblems: slicesOnly)
         if let entries = pluginEntries(of: root) {
-            var reader = PluginEntryReader(expander: expander, knownKinds: knownKinds, log: log, baseDirectory: baseDirectory)
             plugins = entries.enumerated().compactMap { index, entry in
                 reader.read(entry, path: SettingsPath.element(index, of: "plugins"))
             }
@@ -84,7 +89,15 @@ public struct BusConfiguration: Sendable {
         }
         root.reportUnknownKeys()
         // Plugin settings are checked too, so one run reports every problem in the file.
-        for declaration in plugins { log.problems.append(contentsOf: checkPlugin(declaration)) }
+        for declaration in plugins {
+            let problems = checkPlugin(declaration)
+            // Only the variables behind the settings that failed: the rest were not needed.
+            let deferred = reader.deferredEnvironmentProblems[declaration.path] ?? []
+            log.problems.append(contentsOf: deferred.filter { unset in
+                problems.contains { unset.path == $0.path || unset.path.hasPrefix($0.path + ".") || unset.path.hasPrefix($0.path + "[") }
+            })
+            log.problems.append(contentsOf: problems)
+        }
         let secrets = Secrets(credentials: credentials, environment: environment, publicVariables: Set(bus.publicVariables))
         guard log.problems.isEmpty else {
             throw ConfigurationError(file: file, problems: log.problems.map { $0.redacted(secrets) })

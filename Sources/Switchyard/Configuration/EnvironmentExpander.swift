@@ -13,10 +13,14 @@
 package struct EnvironmentExpander: Sendable {
     /// The variables references are resolved against, usually `ProcessInfo.processInfo.environment`.
     package var environment: [String: String]
+    /// Whether an unset variable without a default expands to its reference as written
+    /// (`${PLACES_URL}`) instead of to nothing; it is a problem either way. Default: `false`.
+    package var keepsUnsetReferences = false
 
     /// Creates an expander over `environment`.
-    package init(environment: [String: String]) {
+    package init(environment: [String: String], keepsUnsetReferences: Bool = false) {
         self.environment = environment
+        self.keepsUnsetReferences = keepsUnsetReferences
     }
 
     /// The text with every reference replaced; a problem message is appended to `problems` for
@@ -159,7 +163,7 @@ package struct EnvironmentExpander: Sendable {
             return String(fallback)
         }
         problems.append("environment variable \(name) is not set")
-        return ""
+        return keepsUnsetReferences ? "${\(reference)}" : ""
     }
 
     private static func isValidName(_ name: Substring) -> Bool {

@@ -6,12 +6,20 @@ struct PluginEntryReader {
     let log: PluginSettings.Log
     /// Where relative input paths resolve (see ``PluginDeclaration/baseDirectory``).
     let baseDirectory: String
+    /// Whether the problems of `${VAR}` references in an entry are held back in
+    /// ``deferredEnvironmentProblems`` instead of logged: for reading a configuration only for
+    /// its state slices, which may not need those values.
+    let defersEnvironmentProblems: Bool
     /// What the entries read so far hold in credential positions.
     private(set) var credentials = CredentialPositions.Found()
+    /// The held-back problems of `${VAR}` references, by the entry's path (`plugins[0]`).
+    private(set) var deferredEnvironmentProblems: [String: [ConfigurationProblem]] = [:]
     private var firstUse: [String: String] = [:]
 
-    init(expander: EnvironmentExpander, knownKinds: [String], log: PluginSettings.Log, baseDirectory: String) {
+    init(expander: EnvironmentExpander, knownKinds: [String], log: PluginSettings.Log, baseDirectory: String,
+         defersEnvironmentProblems: Bool = false) {
         self.expander = expander
+        self.defersEnvironmentProblems = defersEnvironmentProblems
         self.baseDirectory = baseDirectory
         self.knownKinds = knownKinds.sorted()
         self.log = log
@@ -45,7 +53,11 @@ struct PluginEntryReader {
         }
         let restart = RestartPolicy.read("restart", from: settings)
         settings.reportUnknownKeys()
-        log.problems.append(contentsOf: environmentProblems)
+        if defersEnvironmentProblems {
+            deferredEnvironmentProblems[path] = environmentProblems
+        } else {
+            log.problems.append(contentsOf: environmentProblems)
+        }
 
         return PluginDeclaration(
             name: name,

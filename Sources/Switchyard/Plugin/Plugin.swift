@@ -40,6 +40,15 @@ public protocol Plugin: Sendable {
     /// that sees every action. Default: `nil`, no slice.
     var slice: StateSlice? { get }
 
+    /// The slice a plugin `name` with `settings` keeps, where it is never run: `journal diff
+    /// --config` and `replay --effects off` only reduce recorded actions. There a `${VAR}`
+    /// reference whose variable is unset is left in the settings as written, so a kind whose
+    /// run needs values its slice does not (a server's URL, a token) reads only what its slice
+    /// depends on, and its slice can be had without them.
+    /// Default: builds the plugin and returns its ``slice``.
+    /// - Throws: What the plugin's init throws for the settings the slice depends on.
+    static func slice(name: String, settings: PluginSettings) throws -> StateSlice?
+
     /// When the bus may count the plugin as started. Default: ``PluginReadiness/immediate``.
     var readiness: PluginReadiness { get }
 
@@ -51,6 +60,9 @@ public protocol Plugin: Sendable {
 extension Plugin {
     public var subscription: ActionSubscription? { nil }
     public var slice: StateSlice? { nil }
+    public static func slice(name: String, settings: PluginSettings) throws -> StateSlice? {
+        try Self(name: name, settings: settings).slice
+    }
     public var readiness: PluginReadiness { .immediate }
 }
 

@@ -7,12 +7,13 @@ public struct BusStateModel: Sendable {
     /// Reduces one action into the state, exactly as a bus built from the same configuration does.
     public let reduce: @Sendable (inout JSON, BusAction) -> Void
 
-    /// The model of the bus `configuration` describes. Plugins are built (so their settings are
-    /// checked) but never run.
-    /// - Throws: ``ConfigurationError`` with every problem of every plugin's settings.
+    /// The model of the bus `configuration` describes. Only the plugins' slices are made
+    /// (``PluginRegistry/makeSlice(_:)``), so a configuration read with
+    /// ``BusConfiguration/loadForSlices(contentsOf:environment:registry:)`` serves; no plugin runs.
+    /// - Throws: ``ConfigurationError`` with every problem making a slice.
     public init(configuration: BusConfiguration, registry: PluginRegistry) throws(ConfigurationError) {
-        let plugins = try Bus.makePlugins(configuration, registry: registry)
-        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
+        let made = try Bus.makeEach(configuration, registry.makeSlice, problems: registry.sliceProblems(in:))
+        let slices = SliceTable(Bus.slices(of: configuration.plugins, made, secrets: configuration.secrets))
         initialState = BusStateReducer.initialState(slices.current)
         reduce = BusStateReducer.reducer(slices)
     }

@@ -39,13 +39,32 @@ public struct PluginRegistry: Sendable {
         return try type.init(name: declaration.name, settings: PluginSettings(declaration))
     }
 
+    /// The slice of the plugin a declaration names, from its kind's
+    /// ``Plugin/slice(name:settings:)``, the plugin not built unless the kind needs it.
+    /// Throws as ``makePlugin(_:)`` does.
+    public func makeSlice(_ declaration: PluginDeclaration) throws -> StateSlice? {
+        guard let type = types[declaration.kind] else { return try makePlugin(declaration).slice }
+        return try type.slice(name: declaration.name, settings: PluginSettings(declaration))
+    }
+
+    /// The problems ``makeSlice(_:)`` would report for a declaration; empty when its slice can
+    /// be made, and for an unknown kind (reported by the configuration's own pass).
+    public func sliceProblems(in declaration: PluginDeclaration) -> [ConfigurationProblem] {
+        problems(in: declaration) { _ = try makeSlice(declaration) }
+    }
+
     /// The problems building the plugin a declaration names would report; empty when valid,
     /// and empty for an unknown kind, which the configuration's own pass reports (with a
     /// did-you-mean) — once, not twice.
     public func problems(in declaration: PluginDeclaration) -> [ConfigurationProblem] {
+        problems(in: declaration) { _ = try makePlugin(declaration) }
+    }
+
+    /// The problems `build` throws for a declaration of a registered kind.
+    private func problems(in declaration: PluginDeclaration, building build: () throws -> Void) -> [ConfigurationProblem] {
         guard types[declaration.kind] != nil else { return [] }
         do {
-            _ = try makePlugin(declaration)
+            try build()
             return []
         } catch let error as PluginSettingsError {
             return error.problems

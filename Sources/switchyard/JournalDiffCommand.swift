@@ -30,7 +30,7 @@ struct JournalDiffCommand: Sendable {
         var model: BusStateModel?
         if let configuration {
             do {
-                let loaded = try ConfigurationLoader.load(configuration, registry: BuiltInPlugins.registry)
+                let loaded = try ConfigurationLoader.loadForSlices(configuration, registry: BuiltInPlugins.registry)
                 model = try BusStateModel(configuration: loaded, registry: BuiltInPlugins.registry)
             } catch {
                 Output.error(error.description)

@@ -56,9 +56,12 @@ struct ReplayCommand {
         let registry = BuiltInPlugins.registry
         var configuration: BusConfiguration
         do {
-            configuration = try ConfigurationLoader.load(configurationPath, registry: registry)
+            // With effects off no plugin runs: only the slices, and the variables they need.
+            configuration = effects ? try ConfigurationLoader.load(configurationPath, registry: registry)
+                : try ConfigurationLoader.loadForSlices(configurationPath, registry: registry)
         } catch {
             Output.error(error.description)
+            if effects { Output.error("replay --effects on runs the plugins, which need these values; --effects off only reduces and needs none the slices do not") }
             return .invalidConfiguration
         }
         let actions: [BusAction]
@@ -105,9 +108,10 @@ struct ReplayCommand {
         do {
             // A step-by-step replay serves the control socket even with effects off: its `step`
             // requests come over it.
-            bus = try Bus(configuration: configuration, registry: registry,
-                          services: BusServices(controlSocket: effects || step, acceptsSliceChanges: start?.snapshotSequence != nil,
-                                                replaySteps: step ? steps : nil), log: log)
+            let services = BusServices(controlSocket: effects || step, acceptsSliceChanges: start?.snapshotSequence != nil,
+                                       replaySteps: step ? steps : nil)
+            bus = effects ? try Bus(configuration: configuration, registry: registry, services: services, log: log)
+                : try Bus(reducingOnly: configuration, registry: registry, services: services, log: log)
         } catch let error as ConfigurationError {
             Output.error(error.description)
             return .invalidConfiguration

@@ -112,10 +112,17 @@ struct SwitchyardCommand {
     }
 }
 
-/// Loading a configuration and building its plugins, as `run`, `validate` and SIGHUP do it.
+/// Loading a configuration: for building its plugins, as `run`, `validate` and SIGHUP do it, or
+/// for their state slices only.
 enum ConfigurationLoader {
     static func load(_ path: String, registry: PluginRegistry) throws(ConfigurationError) -> BusConfiguration {
         try BusConfiguration.load(contentsOf: path, environment: ProcessInfo.processInfo.environment, registry: registry)
+    }
+
+    /// For commands that only reduce (`journal diff`, `replay --effects off`): the plugins'
+    /// variables are needed only where their slices need them.
+    static func loadForSlices(_ path: String, registry: PluginRegistry) throws(ConfigurationError) -> BusConfiguration {
+        try BusConfiguration.loadForSlices(contentsOf: path, environment: ProcessInfo.processInfo.environment, registry: registry)
     }
 }
 

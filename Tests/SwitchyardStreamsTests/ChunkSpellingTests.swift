@@ -8,12 +8,6 @@ import Testing
 /// as the `collect` they stand for, on a manual clock.
 @Suite(.scaledTimeLimit(minutes: 1))
 struct ChunkSpellingTests {
-    /// Sends `values` and waits until the operator has read them all.
-    func send(_ values: [Int], to source: TestSource<Int, TestFailure>) async {
-        for value in values { source.send(value) }
-        await source.waitForDemand()
-    }
-
     /// `chunks(ofCount:)`: full arrays, then the shorter rest; only as many pulls as needed;
     /// what was gathered before a failure comes before it.
     @Test func chunksOfCountEmitsFullArraysThenTheRest() async throws {
@@ -34,39 +28,13 @@ struct ChunkSpellingTests {
     /// `chunked(by: .repeating(every:clock:))`: the elements of each tick's window, nothing
     /// for an empty window, and the rest at the finish.
     @Test func chunkedByATimerEmitsEachWindow() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.chunked(by: .repeating(every: .seconds(1), clock: clock)))
-        await send([1, 2], to: source)
-        await clock.waitForSleepers(count: 1)
-        #expect(recorder.elements.isEmpty)
-        clock.advance(by: .seconds(1))
-        #expect(await recorder.waitForElements(count: 1) == [[1, 2]])
-        await clock.waitForSleepers(count: 1)
-        clock.advance(by: .seconds(1))
-        await clock.waitForSleepers(count: 1)
-        #expect(recorder.elements.count == 1)
-        await send([3], to: source)
-        source.finish()
-        #expect(await recorder.waitForCompletion() == .finished)
-        #expect(recorder.elements == [[1, 2], [3]])
+        await CollectScenarios.windowsEmitWhatArrivedInThem { $0.chunked(by: .repeating(every: .seconds(1), clock: $1)) }
     }
 
     /// `chunks(ofCount:or:)`: a full array goes out at once, before the tick; the tick then
     /// emits the rest of its window, and a failure comes after what is left.
     @Test func chunksOfCountOrTimerEmitsFullArraysAtOnce() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.chunks(ofCount: 2, or: .repeating(every: .seconds(1), clock: clock)))
-        await send([1, 2, 3], to: source)
-        #expect(await recorder.waitForElements(count: 1) == [[1, 2]])
-        await clock.waitForSleepers(count: 1)
-        clock.advance(by: .seconds(1))
-        #expect(await recorder.waitForElements(count: 2) == [[1, 2], [3]])
-        await send([4], to: source)
-        source.fail(.boom)
-        #expect(await recorder.waitForCompletion() == .failed(.boom))
-        #expect(recorder.elements == [[1, 2], [3], [4]])
+        await CollectScenarios.fullArraysGoOutAtOnce { $0.chunks(ofCount: 2, or: .repeating(every: .seconds(1), clock: $1)) }
     }
 
     /// `AsyncTimer.repeating(every:clock:)` is the timer of that interval and clock.

@@ -33,6 +33,13 @@ func operatorCase(
     )
 }
 
+/// Takes the sum of each pair `pairs` emits, for the cases that pair two inputs.
+func takeSums<Pairs: AsyncSequence<(Int, Int), Never>>(of pairs: Pairs) async {
+    let tally = Tally()
+    for await (left, right) in pairs { tally.take(left &+ right) }
+    tally.finish()
+}
+
 /// The first and second halves of `values`, for the cases with two inputs.
 func halves(_ values: [Int]) -> (BenchmarkValues, BenchmarkValues) {
     let middle = values.count / 2
@@ -122,9 +129,7 @@ private func mergeIntoOneStream(_ values: [Int]) async {
 
 private func combineLatestOfTwo(_ values: [Int]) async {
     let (first, second) = halves(values)
-    let tally = Tally()
-    for await (left, right) in first.combineLatest(second) { tally.take(left &+ right) }
-    tally.finish()
+    await takeSums(of: first.combineLatest(second))
 }
 
 /// Baseline: two tasks yield tagged values into one `AsyncStream`; the consumer keeps the

@@ -27,9 +27,7 @@ func shapingOperatorBenchmarks(_ values: [Int]) -> [BenchmarkCase] {
 
 private func zipOfTwo(_ values: [Int]) async {
     let (first, second) = halves(values)
-    let tally = Tally()
-    for await (left, right) in first.zip(second) { tally.take(left &+ right) }
-    tally.finish()
+    await takeSums(of: first.zip(second))
 }
 
 /// Baseline: two tasks yield into an `AsyncStream` each; the consumer pairs them.

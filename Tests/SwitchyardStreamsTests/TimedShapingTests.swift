@@ -15,46 +15,15 @@ struct TimedShapingTests {
         await source.waitForDemand()
     }
 
-    /// Windows of one second: `-1-2-|-3-|---|-4-` gives `[1, 2]`, `[3]`, nothing, and the rest
-    /// `[4]` at the finish.
+    /// Windows of one second: each emits what arrived in it, an empty one nothing.
     @Test func collectEveryWindowEmitsWhatArrivedInIt() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.collect(every: .seconds(1), clock: clock))
-        await send([1, 2], to: source)
-        await clock.waitForSleepers(count: 1)
-        #expect(recorder.elements.isEmpty)
-        clock.advance(by: .seconds(1))
-        #expect(await recorder.waitForElements(count: 1) == [[1, 2]])
-        await send([3], to: source)
-        await clock.waitForSleepers(count: 1)
-        clock.advance(by: .seconds(1))
-        #expect(await recorder.waitForElements(count: 2) == [[1, 2], [3]])
-        await clock.waitForSleepers(count: 1)
-        clock.advance(by: .seconds(1))
-        await clock.waitForSleepers(count: 1)
-        #expect(recorder.elements.count == 2)
-        await send([4], to: source)
-        source.finish()
-        #expect(await recorder.waitForCompletion() == .finished)
-        #expect(recorder.elements == [[1, 2], [3], [4]])
+        await CollectScenarios.windowsEmitWhatArrivedInThem { $0.collect(every: .seconds(1), clock: $1) }
     }
 
     /// By count or time: a full array goes out at once, the window keeps its pace, and a
     /// failure comes after the rest.
     @Test func collectByCountOrTimeEmitsFullArraysAtOnce() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.collect(count: 2, orEvery: .seconds(1), clock: clock))
-        await send([1, 2, 3], to: source)
-        #expect(await recorder.waitForElements(count: 1) == [[1, 2]])
-        await clock.waitForSleepers(count: 1)
-        clock.advance(by: .seconds(1))
-        #expect(await recorder.waitForElements(count: 2) == [[1, 2], [3]])
-        await send([4], to: source)
-        source.fail(.boom)
-        #expect(await recorder.waitForCompletion() == .failed(.boom))
-        #expect(recorder.elements == [[1, 2], [3], [4]])
+        await CollectScenarios.fullArraysGoOutAtOnce { $0.collect(count: 2, orEvery: .seconds(1), clock: $1) }
     }
 
     /// `delay`: `1` sent at 0 s and `2` at 0.5 s come out at 1 s and 1.5 s; the finish, sent

@@ -23,6 +23,9 @@ let mapped = AsyncFail(of: Int.self, CancellationError()).mapError { _ in URLErr
 let switchedToFailing = numbers.flatMapLatest { _ in AsyncFail(of: Int.self, CancellationError()) }
 let pairs: AsyncAlgorithms.AsyncAdjacentPairsSequence<AsyncSyncSequence<[Int]>> = numbers.adjacentPairs()
 let separated: AsyncAlgorithms.AsyncInterspersedSequence<AsyncSyncSequence<[Int]>> = numbers.interspersed(with: 0)
+let chunks: AsyncChunksOfCountSequence<AsyncSyncSequence<[Int]>, [Int]> = numbers.chunks(ofCount: 2)
+let chunksOrTick = numbers.chunks(ofCount: 2, or: .repeating(every: .milliseconds(1)))
+let chunkedByTick = numbers.chunked(by: .repeating(every: .milliseconds(1)))
 
 // Switchyard-only vocabulary in the same program.
 let broadcast = Broadcast<Int>()
@@ -32,6 +35,7 @@ let flattened = subscription.flatMap(maxConcurrent: 2) { AsyncJust($0) }
 let ownZip = subscription.zip(AsyncJust(0))
 let recovered = AsyncFail(of: Int.self, CancellationError()).replaceError(with: 0)
 let batches = numbers.collect(count: 2)
+let ownTicks = numbers.chunked(by: AsyncTimer.repeating(every: .milliseconds(1)))
 let delayed = subscription.delay(for: .milliseconds(1))
 let buffered = subscription.buffer(size: 8, whenFull: .dropOldest)
 
@@ -43,6 +47,6 @@ for await value in recovered { recoveredValues.append(value) }
 precondition(recoveredValues == [0], "replaceError gave \(recoveredValues)")
 let selected = await onlySwitchyardWithModuleSelectors()
 precondition(selected == [1, 2, 3], "our removeDuplicates gave \(selected)")
-_ = (pairs, separated, batches, delayed, buffered)
+_ = (pairs, separated, chunks, chunksOrTick, chunkedByTick, ownTicks, batches, delayed, buffered)
 _ = (debounced, throttled, zipped, merged, combined, switched, switchedToFailing, shared, mapped, paired, flattened, ownZip)
 print("SwitchyardStreams and AsyncAlgorithms coexist")

@@ -30,8 +30,9 @@
     }
 
     /// Drops the pending element: a failure ends the sequence at once.
-    @inlinable mutating func upstreamFailed() {
+    @inlinable mutating func upstreamFailed() -> Element? {
         _ = takePending()
+        return nil
     }
 
     @inlinable mutating func takePending() -> Element? {

@@ -14,8 +14,10 @@
     /// The element still held when the base finished, to deliver before finishing: nothing
     /// is lost on finish.
     mutating func upstreamFinished() -> Element?
-    /// The base failed: a held element is dropped, as the output fails at once.
-    mutating func upstreamFailed()
+    /// The base failed: the element still held to deliver before the failure (`throttle`:
+    /// a value it already promised is not lost), or `nil` to fail at once (`debounce`: its
+    /// pending element is not yet a value, only a candidate, as in Combine).
+    mutating func upstreamFailed() -> Element?
 }
 
 extension OperatorDriver where Machine: HoldingMachine, Machine.Element == Element {
@@ -54,7 +56,7 @@ extension OperatorDriver where Machine: HoldingMachine, Machine.Element == Eleme
                 if let held = machine.upstreamFinished() { output.emit(held) }
                 output.finish()
             case .failure(let failure):
-                machine.upstreamFailed()
+                if let held = machine.upstreamFailed() { output.emit(held) }
                 output.fail(failure)
             }
         }

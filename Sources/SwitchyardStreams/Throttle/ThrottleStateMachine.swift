@@ -57,8 +57,9 @@
 extension ThrottleStateMachine: HoldingMachine {
     @inlinable static var readingWaitsForRoom: Bool { true }
 
-    /// Drops the held element: a failure ends the sequence at once.
-    @inlinable mutating func upstreamFailed() {
-        _ = upstreamFinished()
+    /// The held element, delivered before the failure as at a finish: an element the
+    /// throttle took is not lost because a later one failed.
+    @inlinable mutating func upstreamFailed() -> Element? {
+        upstreamFinished()
     }
 }

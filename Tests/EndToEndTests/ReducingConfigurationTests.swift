@@ -68,4 +68,22 @@ struct ReducingConfigurationTests {
         #expect(diff.stderr.contains("plugins[0].emit: environment variable SWITCHYARD_TEST_UNSET_PREFIX is not set"), "\(diff.stderr)")
         #expect(!diff.stderr.contains("SWITCHYARD_TEST_UNSET_URL"), "\(diff.stderr)")
     }
+
+    /// gpsd's and the location emitter's slices depend only on their names: a port or a
+    /// filter taken from an unset variable does not stop a diff of their recordings.
+    @Test func positionSlicesNeedNoEndpointVariables() async throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("tracker.json", """
+            {"plugins": [{"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": "${SWITCHYARD_TEST_UNSET_PORT}"},
+                         {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"},
+                          "distanceFilter": "${SWITCHYARD_TEST_UNSET_DISTANCE}"}]}
+            """)
+        let empty = try directory.write("empty.jsonl", "")
+        let diff = try await switchyard(["journal", "diff", empty, empty, "--config", config], in: directory)
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        #expect(diff.stdout.hasPrefix("same: "), "\(diff.stdout)")
+        let validate = try await switchyard(["validate", config], in: directory)
+        #expect(validate.status == 78, "a bus that runs them still needs the variables: \(validate.stderr)")
+        #expect(validate.stderr.contains("SWITCHYARD_TEST_UNSET_PORT"), "\(validate.stderr)")
+    }
 }

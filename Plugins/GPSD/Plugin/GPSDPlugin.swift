@@ -86,6 +86,12 @@ public struct GPSDPlugin: Plugin {
         GPSDSlice.slice(name: name)
     }
 
+    /// The slice alone, for reducing without running: it depends only on the name, so the
+    /// endpoint's settings (a host or port from the environment) are not read.
+    public static func slice(name: String, settings: PluginSettings) throws -> StateSlice? {
+        GPSDSlice.slice(name: name)
+    }
+
     /// Runs the feed until cancelled; never throws.
     public func run(context: PluginContext) async throws {
         let name = name

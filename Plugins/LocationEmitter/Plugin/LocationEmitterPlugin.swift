@@ -69,6 +69,12 @@ public struct LocationEmitterPlugin: Plugin {
         LocationSlice.slice(name: name)
     }
 
+    /// The slice alone, for reducing without running: it depends only on the name, so the
+    /// source and filter settings (a route file or a threshold from the environment) are not read.
+    public static func slice(name: String, settings: PluginSettings) throws -> StateSlice? {
+        LocationSlice.slice(name: name)
+    }
+
     /// Follows the source until cancelled.
     public func run(context: PluginContext) async throws {
         let stopwatch = Stopwatch(clock: context.clock)

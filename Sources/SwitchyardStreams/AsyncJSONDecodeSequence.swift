@@ -1,4 +1,10 @@
+// FoundationEssentials where the toolchain splits it out (Linux, Windows, Android); Apple's
+// platforms have JSONDecoder in Foundation itself.
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension AsyncSequence where Element == Data {
     /// Decodes each element, a JSON document, into `type`.

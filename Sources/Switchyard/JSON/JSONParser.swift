@@ -120,10 +120,11 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if let earlier = members.index(forKey: key) {
+            // One lookup for the common case; a repeat (rare) looks up the name it kept, which
+            // updateValue leaves in place.
+            if members.updateValue(value, forKey: key) != nil, let earlier = members.index(forKey: key) {
                 try checkRepeated(key, earlier: members.keys[earlier], at: keyStart)
             }
-            members[key] = value
             skipWhitespace()
             switch peek() {
             case ASCII.comma:

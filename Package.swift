@@ -1,31 +1,51 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// The built-in plugins: one target each under Plugins/, all depending on Switchyard only.
-let pluginTargets: [Target] = [
-    .target(name: "LoggerPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/Logger"),
-    .target(name: "TimerPlugin", dependencies: ["Switchyard"], path: "Plugins/Timer"),
-    .target(name: "GPSDPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/GPSD"),
-    .target(name: "LocationEmitterPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/LocationEmitter"),
-    .target(name: "NetworkFetchPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CSwitchyardCurl"], path: "Plugins/NetworkFetch", exclude: ["CCurl"]),
-    // libcurl through dlopen, so only a bus that fetches maps it (and its TLS libraries).
-    .target(name: "CSwitchyardCurl", path: "Plugins/NetworkFetch/CCurl", linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "NATSPlugin", dependencies: ["Switchyard", "SwitchyardIO"], path: "Plugins/NATS"),
-    .target(name: "ExecPlugin", dependencies: ["Switchyard", "SwitchyardIO", "CExecSpawn"], path: "Plugins/Exec", exclude: ["CSpawn"]),
-    // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.
-    .target(name: "CExecSpawn", path: "Plugins/Exec/CSpawn"),
+/// The built-in plugins, listed once: each is a folder under Plugins/ and a target of its own on
+/// the bus runtime. Adding a plugin is a line here and its `register` in
+/// Sources/SwitchyardPlugins/BuiltInPlugins.swift.
+let plugins: [(target: String, folder: String, also: [Target.Dependency])] = [
+    ("LoggerPlugin", "Logger", ["SwitchyardIO"]),
+    ("TimerPlugin", "Timer", []),
+    ("GPSDPlugin", "GPSD", ["SwitchyardIO"]),
+    ("LocationEmitterPlugin", "LocationEmitter", ["SwitchyardIO"]),
+    ("NetworkFetchPlugin", "NetworkFetch", ["SwitchyardIO", "CSwitchyardCurl"]),
+    ("NATSPlugin", "NATS", ["SwitchyardIO"]),
+    ("ExecPlugin", "Exec", ["SwitchyardIO", "CExecSpawn"]),
 ]
+/// C shims a plugin keeps in a subfolder of its own (excluded from the plugin's Swift target).
+let pluginShims: [(target: String, folder: String, linker: [LinkerSetting])] = [
+    // libcurl through dlopen, so only a bus that fetches maps it (and its TLS libraries).
+    ("CSwitchyardCurl", "NetworkFetch/CCurl", [.linkedLibrary("dl")]),
+    // Glibc's Swift module hides pipe2 and the posix_spawn file-action extensions exec needs.
+    ("CExecSpawn", "Exec/CSpawn", []),
+]
+let pluginTargets: [Target] = plugins.map { plugin in
+    .target(name: plugin.target, dependencies: ["SwitchyardBus"] + plugin.also, path: "Plugins/" + plugin.folder,
+            exclude: pluginShims.filter { $0.folder.hasPrefix(plugin.folder + "/") }.map { String($0.folder.dropFirst(plugin.folder.count + 1)) })
+} + pluginShims.map { shim in
+    .target(name: shim.target, path: "Plugins/" + shim.folder, linkerSettings: shim.linker)
+}
+let pluginDependencies: [Target.Dependency] = plugins.map { .target(name: $0.target) }
 
 let package = Package(
     name: "Switchyard",
     platforms: [.macOS(.v15)],
     products: [
+        // Portable (any platform Swift runs on, iOS and macOS included): the store, middleware,
+        // effects and policies, with the stream layer it re-exports.
         .library(name: "Switchyard", targets: ["Switchyard"]),
+        // Portable: Broadcast, CurrentValue, the operators and clocks on their own.
         .library(name: "SwitchyardStreams", targets: ["SwitchyardStreams"]),
+        // Portable: TestStore, ManualClock, TestSource and recorders for testing stores and streams.
+        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
+        // Linux: the bus runtime (actions, configuration, plugin API, supervision, journal,
+        // replay, doors); re-exports Switchyard.
+        .library(name: "SwitchyardBus", targets: ["SwitchyardBus"]),
+        // Linux: TestBus, for testing plugins and configurations on a bus in memory.
+        .library(name: "SwitchyardBusTesting", targets: ["SwitchyardBusTesting"]),
         // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
         .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
-        // TestStore, TestBus, ManualClock and recorders for testing stores, plugins and streams.
-        .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         // What people and systemd run: a static C launcher that blocks the stop signals, then
         // execs `switchyard-bus` (the Swift program, target `switchyard`) from its own directory.
         .executable(name: "switchyard", targets: ["SwitchyardLauncher"]),
@@ -33,7 +53,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
-        .target(name: "Switchyard", dependencies: ["SwitchyardStreams", "SwitchyardIO", "CSwitchyardChecksum"]),
+        .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
+        .target(name: "SwitchyardBus", dependencies: ["Switchyard", "SwitchyardIO", "CSwitchyardChecksum"]),
         // The processor's CRC-32C instruction for the journal's checksums, which Swift cannot reach.
         .target(name: "CSwitchyardChecksum"),
         // The one event loop (epoll, timers, sockets, pipes, children) under the control server
@@ -41,14 +62,9 @@ let package = Package(
         .target(name: "SwitchyardIO", dependencies: ["CSwitchyardIO"]),
         // epoll, eventfd and pidfd, which Swift's Glibc module does not import.
         .target(name: "CSwitchyardIO"),
-        .target(name: "SwitchyardTesting", dependencies: ["SwitchyardStreams", "Switchyard"]),
-        .target(
-            name: "SwitchyardPlugins",
-            dependencies: [
-                "Switchyard", "LoggerPlugin", "TimerPlugin", "GPSDPlugin", "LocationEmitterPlugin",
-                "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
-            ]
-        ),
+        .target(name: "SwitchyardTesting", dependencies: ["Switchyard"]),
+        .target(name: "SwitchyardBusTesting", dependencies: ["SwitchyardBus", "SwitchyardTesting"]),
+        .target(name: "SwitchyardPlugins", dependencies: ["SwitchyardBus"] + pluginDependencies),
         // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
         // CExecSpawn gives its process spawner the closefrom file action Glibc's module hides.
         .target(name: "SwitchyardTestSupport", dependencies: ["CExecSpawn"], path: "Tests/TestSupport"),
@@ -59,36 +75,33 @@ let package = Package(
         .executableTarget(name: "SwitchyardLauncher", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(
             name: "switchyard",
-            dependencies: [
-                "CSwitchyardStartup", "Switchyard", "SwitchyardIO", "SwitchyardPlugins", "LoggerPlugin", "TimerPlugin", "GPSDPlugin",
-                "LocationEmitterPlugin", "NetworkFetchPlugin", "NATSPlugin", "ExecPlugin",
-            ]
+            dependencies: ["CSwitchyardStartup", "SwitchyardBus", "SwitchyardIO", "SwitchyardPlugins"] + pluginDependencies
         ),
         // One runnable example per source article (Examples/Sources), each tested in ExamplesTests.
         .target(name: "SwitchyardExamples", dependencies: ["Switchyard"], path: "Examples/Sources"),
         .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
         // Every runnable Swift snippet of the README, which quotes them verbatim (ReadmeSnippetTests).
-        .target(name: "SwitchyardSnippets", dependencies: ["Switchyard", "SwitchyardTesting"], path: "Examples/Snippets"),
-        .executableTarget(name: "switchyard-bench", dependencies: ["Switchyard", "SwitchyardIO", "SwitchyardStreams", "NATSPlugin"]),
+        .target(name: "SwitchyardSnippets", dependencies: ["SwitchyardBus", "SwitchyardTesting", "SwitchyardBusTesting"], path: "Examples/Snippets"),
+        .executableTarget(name: "switchyard-bench", dependencies: ["SwitchyardBus", "SwitchyardIO", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardIO"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardIO"]),
         .testTarget(name: "SwitchyardIOTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO"]),
         // Uses the library only through its products, as a program depending on the package would.
-        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "Switchyard", "SwitchyardTesting"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "SwitchyardBus", "SwitchyardTesting", "SwitchyardBusTesting"]),
         // The library through its products only; SwitchyardTestSupport holds test plumbing (deadlines), no library code.
-        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardPlugins", "SwitchyardTesting"]),
-        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "Switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
-        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardPlugins", "SwitchyardTesting", "SwitchyardBusTesting"]),
+        .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "SwitchyardBus", "SwitchyardBusTesting"]),
+        .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "SwitchyardBus", "SwitchyardBusTesting"]),
+        .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardBusTesting"]),
+        .testTarget(name: "LocationEmitterPluginTests", dependencies: ["SwitchyardTestSupport", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardBusTesting"]),
         .testTarget(
             name: "NetworkFetchPluginTests",
-            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin", "SwitchyardTesting"],
+            dependencies: ["SwitchyardTestSupport", "NetworkFetchPlugin", "SwitchyardBusTesting"],
             exclude: ["Support/scripted_server.py"]
         ),
-        .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard", "SwitchyardTesting"]),
-        .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardTesting"]),
+        .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard", "SwitchyardBusTesting"]),
+        .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardBusTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
         .testTarget(name: "FuzzTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin"]),
         // The command line's parser, help and completions, tested in-process (@testable import).

@@ -2,7 +2,7 @@
 // The README's bus with a data directory, quoted verbatim; `Heartbeat` is the embedding
 // snippet's, and the hidden lines make a fresh data directory and the two configurations.
 import Foundation
-import Switchyard
+import SwitchyardBus
 
 /// Runs the snippet in a fresh data directory under `parent`, printing into `output`;
 /// returns the plugins the reload added and the sequence number the dispatch got.

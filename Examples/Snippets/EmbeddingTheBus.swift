@@ -2,7 +2,7 @@
 // The README's embedded bus with a plugin kind of its own, quoted verbatim.
 // snippet.show
 import Foundation
-import Switchyard
+import SwitchyardBus
 
 /// Emits `NAME/beat` every `every` seconds.
 struct Heartbeat: Plugin {

@@ -1,10 +1,10 @@
 // snippet.hide
 // The README's TestBus snippet, quoted verbatim; `Heartbeat` is the embedding snippet's.
 // Run inside a Swift Testing test, whose issues its waits record.
-import Switchyard
+import SwitchyardBus
 import Testing
 // snippet.show
-import SwitchyardTesting
+import SwitchyardBusTesting
 
 // snippet.hide
 /// Runs the snippet, printing into `output`.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// One line a child wrote to stdout, decoded per the `exec` protocol.
 ///

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Runs a program as a plugin: a supervised child process that speaks newline-delimited JSON.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// One run of an `exec` plugin: the child it started and the traffic between it and the bus.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 
 /// The settings of an `exec` plugin, as read from its config entry.
 public struct ExecSettings: Sendable, Hashable {

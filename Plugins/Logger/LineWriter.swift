@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// Writes whole lines to a file descriptor off the cooperative thread pool.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// How the logger writes one action.
 public enum LogFormat: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Writes matching actions as text or JSON lines to stdout, stderr or a file.
 ///

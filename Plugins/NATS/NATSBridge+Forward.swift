@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Store-and-forward: in JetStream mode with a journal, published actions come from the
 /// journal, after a durable cursor (the last id JetStream settled, in

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// One run of a `nats` plugin: the actions going out, the connection with its reconnects,

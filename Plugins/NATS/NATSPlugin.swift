@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Bridges buses on many machines through NATS: matching local actions are published to
 /// subjects (`gps/fix` → `switchyard.gps.fix`), and messages on subscribed subjects are

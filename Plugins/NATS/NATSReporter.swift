@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// Turns what the bridge learns into `NAME/status`, `NAME/failed`, `NAME/overflow` and

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The settings of a `nats` plugin, as read from its config entry.
 public struct NATSSettings: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The plugin's slice of bus state, `state.NAME`, folded from its own actions:
 /// `status` (`connecting` | `connected` | `disconnected`), `url`, `server`, `lastError`,

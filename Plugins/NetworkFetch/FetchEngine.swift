@@ -1,6 +1,6 @@
 import SwitchyardIO
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// What the plugin does for one trigger: build the request from its templates, emit
 /// `PREFIX/loading`, fetch, and emit `PREFIX/loaded` or `PREFIX/failed`.

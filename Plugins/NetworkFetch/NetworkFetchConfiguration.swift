@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The validated settings of one `network-fetch` plugin; see ``NetworkFetchPlugin`` for the
 /// config keys.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 extension NetworkFetchConfiguration {
     /// Reads every key of a `network-fetch` entry, recording each problem in `settings` (the

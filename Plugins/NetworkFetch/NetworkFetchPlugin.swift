@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Sends a templated HTTP request whenever a matching action arrives, and keeps the result as
 /// a loadable in `state.NAME`.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Emits an action every `interval` seconds: for polling other plugins and for demos.
 ///

@@ -6,7 +6,7 @@
 @_exported import LoggerPlugin
 @_exported import NATSPlugin
 @_exported import NetworkFetchPlugin
-@_exported import Switchyard
+@_exported import SwitchyardBus
 @_exported import TimerPlugin
 
 extension PluginRegistry {

@@ -140,8 +140,8 @@ public struct ManualClock: Clock {
 
 /// The factor a test's real-time safety bounds are multiplied by: `SWITCHYARD_TEST_TIMEOUT_SCALE`
 /// when it is a positive number, else 1.
-enum RealTimeScale {
-    static let factor: Double = {
+package enum RealTimeScale {
+    package static let factor: Double = {
         guard let text = getenv("SWITCHYARD_TEST_TIMEOUT_SCALE").map({ String(cString: $0) }),
               let value = Double(text), value.isFinite, value > 0 else { return 1 }
         return value

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Runs benchmark cases and prints one line (or one JSON object) per case.
 struct BenchmarkRunner {

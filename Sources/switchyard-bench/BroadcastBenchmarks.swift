@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import SwitchyardStreams
 
 /// The `broadcast` benchmark cases.

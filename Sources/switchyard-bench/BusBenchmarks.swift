@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 import SwitchyardStreams
 import Synchronization

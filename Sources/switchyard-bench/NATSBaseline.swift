@@ -1,6 +1,6 @@
 import Foundation
 import NATSPlugin
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// A nats-server with JetStream on a free port and a store of its own, for one measurement.

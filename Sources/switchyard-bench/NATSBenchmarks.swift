@@ -1,6 +1,6 @@
 import Foundation
 import NATSPlugin
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// The `nats` benchmark cases: two buses in this process bridged by `nats` plugins through a

@@ -1,6 +1,6 @@
 import Foundation
 import NATSPlugin
-import Switchyard
+import SwitchyardBus
 
 /// The publish window of `nats.forward.jetstream`, the bridge's default, which its baseline uses too.
 let forwardWindow = 256

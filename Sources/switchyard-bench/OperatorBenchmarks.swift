@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import SwitchyardStreams
 
 /// The `operator` benchmark cases. Each measures elements taken from the source per second

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import SwitchyardStreams
 
 /// The `operator` cases of the operators issue 34 added or reworked (zip, share and the

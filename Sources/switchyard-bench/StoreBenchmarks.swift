@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import SwitchyardStreams
 
 /// The `store.dispatch` cases: a trivial reducer, actions sent as fast as the store takes

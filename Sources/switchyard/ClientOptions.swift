@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Where the client and journal commands find the bus.
 ///

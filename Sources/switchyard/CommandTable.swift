@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Every command of the `switchyard` program, declared once. The parser, `--help`, error
 /// usage lines, shell completions and the README's command reference all come from here.

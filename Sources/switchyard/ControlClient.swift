@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// A blocking client of the control socket, for the short-lived client commands. Run it on a

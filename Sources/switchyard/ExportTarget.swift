@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 
 /// Where `journal export -o FILE` may write: anywhere but inside a data directory.
 ///

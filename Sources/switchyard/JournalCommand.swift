@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LoggerPlugin
-import Switchyard
+import SwitchyardBus
 
 /// `switchyard journal show | verify | compact`: the journal of a bus's data directory.
 struct JournalCommand: Sendable {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// `switchyard journal diff A B [--config CONFIG] [--types PATTERN]`: the first action where two
 /// recordings, or the states after them, differ. Exit codes as diff(1): 0 the same, 1 they

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Which journaled actions `journal show` and `tail -n` print: a type pattern, a window of ids
 /// or times (both bounds inclusive), and optionally only the last N of those.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 
 /// `switchyard journal export | import`: a range of a journal as JSON lines and back, so a
 /// recording travels with a bug report.

@@ -1,5 +1,5 @@
 import Glibc
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// Long journal work of one command (restore, import, export, verify, show, replay's

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Lines for the user: results on stdout, problems on stderr.
 enum Output {

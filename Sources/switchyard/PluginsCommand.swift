@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// `switchyard plugins [KIND] [--json]`: the plugin kinds and their settings.
 enum PluginsCommand {

@@ -1,5 +1,5 @@
 import Glibc
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// A line on stderr that says how far long work has got, redrawn in place — only when stderr

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// The `--from`, `--to` and `--types` options of `journal export|import` and `replay`: which
 /// recorded actions to take.

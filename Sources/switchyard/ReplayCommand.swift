@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// `switchyard replay RECORDING --config CONFIG [...]`: feeds recorded actions into a bus built

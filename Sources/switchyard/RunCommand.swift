@@ -2,7 +2,7 @@ import Synchronization
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 import ExecPlugin
 
 /// `switchyard run [CONFIG] [--log-level LEVEL] [--log-format FORMAT]`: runs the bus until

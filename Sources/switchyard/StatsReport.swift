@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The `stats` reply laid out for people.
 struct StatsReport {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// The `switchyard` command line: parses the arguments against ``CommandTable`` and calls the

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LoggerPlugin
-import Switchyard
+import SwitchyardBus
 
 /// `switchyard tail [PATTERN] [-n N] [--count N] [--buffer N] [--overflow POLICY] [--json]`:
 /// prints each matching action as it is reduced, until the bus stops (exit 0), drops this

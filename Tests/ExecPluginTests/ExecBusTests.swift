@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardBusTesting
 import Testing
 
 @testable import ExecPlugin

@@ -1,5 +1,5 @@
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The connection state machine: status, device tracking, watchdog and backoff, without I/O.

@@ -1,5 +1,5 @@
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// Turning lines into emitted actions: device filter, satellites rate limit, complaints.

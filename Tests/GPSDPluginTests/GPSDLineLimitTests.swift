@@ -1,5 +1,5 @@
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// A gpsd line nested past the door limit is set aside as malformed, like any garbage.

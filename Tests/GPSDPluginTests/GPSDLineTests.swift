@@ -1,6 +1,6 @@
 import Foundation
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// Parsing gpsd's lines into reports, with every odd case found in the real captures.

@@ -1,5 +1,5 @@
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import SwitchyardTesting
 import Testing
 

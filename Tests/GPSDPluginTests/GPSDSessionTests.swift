@@ -1,6 +1,6 @@
 @testable import GPSDPlugin
 import SwitchyardTesting
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The session driven by a scripted transport and a manual clock: what it sends and emits,

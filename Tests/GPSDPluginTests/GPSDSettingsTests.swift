@@ -2,8 +2,8 @@ import Foundation
 @testable import GPSDPlugin
 import LocationEmitterPlugin
 import LoggerPlugin
-import Switchyard
-import SwitchyardTesting
+import SwitchyardBus
+import SwitchyardBusTesting
 import Testing
 
 /// Validation of the gpsd plugin's settings, and the shipped configs that use it.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
 import Testing
 

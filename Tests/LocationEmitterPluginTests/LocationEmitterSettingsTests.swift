@@ -1,6 +1,6 @@
 @testable import LocationEmitterPlugin
-import Switchyard
-import SwitchyardTesting
+import SwitchyardBus
+import SwitchyardBusTesting
 import Testing
 
 /// Validation of the location-emitter's settings: every problem reported with its key path.

@@ -1,5 +1,5 @@
 @testable import LocationEmitterPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// Availability and change decisions from source status and samples.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import LocationEmitterPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// NMEA sentences (checksums, fields) and whole logs read into epochs.

@@ -1,7 +1,7 @@
 import Foundation
 import LoggerPlugin
-import Switchyard
-import SwitchyardTesting
+import SwitchyardBus
+import SwitchyardBusTesting
 import Testing
 
 

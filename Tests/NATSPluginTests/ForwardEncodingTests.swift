@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Testing
 
 @testable import NATSPlugin

@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// A burst of messages larger than one read (the event loop reads 64 KiB at a time) goes into

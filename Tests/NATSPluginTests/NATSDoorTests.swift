@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// A message nested past the door limit, published by any client of the server, is refused

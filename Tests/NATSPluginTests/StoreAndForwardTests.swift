@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
 import Testing
 

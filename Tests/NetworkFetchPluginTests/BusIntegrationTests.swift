@@ -1,7 +1,7 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardBusTesting
 import Testing
 
 @testable import NetworkFetchPlugin

@@ -1,6 +1,6 @@
 import Foundation
-import Switchyard
-import SwitchyardTesting
+import SwitchyardBus
+import SwitchyardBusTesting
 import Testing
 
 @testable import NetworkFetchPlugin

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A plugin of the user's own: on each edit it says a save is pending, and once edits have
 /// paused for `quietPeriod` of the bus clock it saves, caused by the last edit; its slice

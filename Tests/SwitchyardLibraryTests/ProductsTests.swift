@@ -1,6 +1,6 @@
 import Foundation
 import SwitchyardPlugins
-import SwitchyardTesting
+import SwitchyardBusTesting
 import Testing
 
 struct ProductsTests {

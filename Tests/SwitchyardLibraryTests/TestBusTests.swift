@@ -1,5 +1,5 @@
-import Switchyard
-import SwitchyardTesting
+import SwitchyardBus
+import SwitchyardBusTesting
 import Testing
 
 /// A user's plugin tested with `TestBus` on a manual clock, through the products only.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The router's ignore rule for a plugin that drops some sources unread (a bridge): kept for
 /// the plugin's routes made after the rule, not only those it had, until the plugin finishes.

@@ -1,4 +1,5 @@
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// A store whose state is every action it reduced, in order, with an inbox of `capacity` and
 /// no journal: the batch-entry tests read the order of admission from it.

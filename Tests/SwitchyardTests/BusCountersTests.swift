@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The bus's counts of actions by source and type, and of plugins' fetch results.
 struct BusCountersTests {

@@ -2,6 +2,7 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// Recorded actions fed into a bus: kept as recorded, reduced with or without the plugins, and
 /// compared with ``JournalComparison``.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The bus's state reducer and the types each slice follows, without a bus.
 struct BusStateReducerTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Switchyard
+@testable import SwitchyardBus
 import Testing
 
 /// `switchyard schema`: value schemas read from setting descriptions, and the document's shape.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The direct reading of plain dispatch requests (``ControlRequest/plainDispatch(_:lastType:)``) gives
 /// exactly what the general reading gives, and leaves everything else to it.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 import SwitchyardIO
 
 /// The control protocol without sockets: request parsing, line framing, outboxes and the

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The control socket of an in-process bus, through real Unix sockets.
 struct ControlServerTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 import SwitchyardIO
 
 /// A session reads each request where its line reader holds it (``LineReader/withNext(_:)``),

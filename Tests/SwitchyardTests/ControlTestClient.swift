@@ -2,6 +2,7 @@ import Foundation
 import SwitchyardTestSupport
 import Synchronization
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// A blocking control-socket client for tests. Its calls block their thread, so tests run
 /// them through ``blocking(_:)`` on a thread of their own, never on the cooperative pool.

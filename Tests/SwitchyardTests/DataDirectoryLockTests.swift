@@ -4,6 +4,7 @@ import SwitchyardIO
 import Synchronization
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The data directory's lock within one process: a live lock refuses, a released one that a
 /// shared descriptor still holds for a moment is waited for.

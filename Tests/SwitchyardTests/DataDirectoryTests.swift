@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The default data directory: one per bus, or systemd's state directory.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// Parsing at the bus's doors: the door depth and the size limit of ``JSONLimits``.

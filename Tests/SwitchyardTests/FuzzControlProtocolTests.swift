@@ -1,6 +1,7 @@
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 import SwitchyardIO
 
 /// Random and mutated control-protocol input, from fixed seeds so a failure reproduces: every

@@ -3,6 +3,7 @@ import Synchronization
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The journal's writer thread: batches committed together, acknowledged only once written,
 /// a failed group never acknowledged, snapshots handed to the batch they belong to.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The HTTP/1.x request parser as a pure state machine: bytes in, events out, no I/O.
 struct HTTPRequestParserTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// Which `Host` and `Origin` the HTTP server serves (DNS rebinding, cross-site requests), and
 /// how `bus.http.hosts` is validated.

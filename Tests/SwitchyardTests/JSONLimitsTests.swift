@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The one depth limit at the doors and the larger one the journal reads with.
 struct JSONLimitsTests {

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The byte cursor under the shape readers (journal lines, JetStream acknowledgements): each

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// Checksums, the chain between lines and segments, the durable mark and repair plans, all
 /// without I/O.

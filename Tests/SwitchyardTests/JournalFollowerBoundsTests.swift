@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// A follower's position can come from outside (an event stream's `Last-Event-ID`, a cursor
 /// file): the largest sequence number reads nothing more instead of overflowing.

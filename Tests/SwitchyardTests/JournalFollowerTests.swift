@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// Following a journal while it grows, across segments and compaction, and the durable cursor file.
 struct JournalFollowerTests {

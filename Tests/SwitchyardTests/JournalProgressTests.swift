@@ -3,6 +3,7 @@ import SwitchyardTestSupport
 import Synchronization
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// ``JournalProgress``: what an interrupt means before and during writing, the reports the
 /// walk and an import give, and an import that stops at a batch boundary.

@@ -3,6 +3,7 @@ import SwitchyardTestSupport
 import Synchronization
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// A bus with a journal: restarts restore the state by replay, through reducers only.
 struct JournalReplayTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// A temporary directory with a short path (socket paths are limited to 107 bytes), removed
 /// when the test ends.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The journal's files, without a bus: lines, segments, snapshots, restore, verify, compact.
 struct JournalTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// Exported action lines, importing them into a data directory, and reading recordings.
 struct JournalTransferTests {

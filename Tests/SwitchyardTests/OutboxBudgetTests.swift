@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The bytes the outboxes of one server hold together: past the budget, only an outbox above
 /// its floor is refused, and sent, dropped or closed bytes are given back.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The Prometheus text format writer and the bus's exposition, without a bus.
 struct PrometheusTextTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// Live reload: the plan by plugin name, and a running bus swapping its configuration.
 struct ReloadTests {

@@ -1,4 +1,5 @@
 @testable import Switchyard
+@testable import SwitchyardBus
 import Testing
 
 /// Repeated member names: kept last-wins where the bus reads other programs' JSON, refused where

@@ -1,4 +1,5 @@
 @testable import Switchyard
+@testable import SwitchyardBus
 import Testing
 
 struct RestartStateMachineTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Switchyard
+@testable import SwitchyardBus
 import Testing
 
 /// A journal is restored only into a bus with the same state slices, unless the bus is told.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// `Store.send(contentsOf:)` handing the rest back (``BatchRest/handBack``): a run of actions
 /// into the inbox under one lock, as far as there is room, for a bridge that receives many in

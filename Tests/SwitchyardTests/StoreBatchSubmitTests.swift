@@ -2,6 +2,7 @@ import Synchronization
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The control socket's way into the store: every dispatch read in a turn goes in with one
 /// call (``Store/send(contentsOf:rest:)`` with ``BatchRest/wait(report:)``), in order, and what

@@ -2,6 +2,7 @@ import Synchronization
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The control socket's loop turn into the store: every connection's dispatches go in with
 /// one call (``Store/send(_:runs:)``), in order, each reported to its own connection, and what

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// A subscriber's episodes of holding the store up or dropping, with hysteresis: one line when
 /// an episode starts and one when it recovers, driven step by step.

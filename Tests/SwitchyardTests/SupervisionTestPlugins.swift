@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// Plugin kinds for the supervision tests: one that ignores cancellation, one that always throws.

@@ -2,6 +2,7 @@ import Synchronization
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// `Bus.run`'s task group: every runner a child, stopped in reverse start order with a grace,
 /// a runner that ignores cancellation abandoned visibly, and reloads adding and removing children.

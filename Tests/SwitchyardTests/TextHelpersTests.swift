@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The text helpers the bus writes itself because FoundationEssentials lacks them, checked
 /// against what Foundation's versions give.

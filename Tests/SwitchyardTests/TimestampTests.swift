@@ -1,5 +1,6 @@
 import Foundation
 @testable import Switchyard
+@testable import SwitchyardBus
 import SwitchyardTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The `buffer` and `overflow` members of a watch request.

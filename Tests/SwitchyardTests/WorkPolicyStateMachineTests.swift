@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Switchyard
+@testable import SwitchyardBus
 
 /// The one policy state machine behind effects, `forEach(policy:)` and network-fetch, driven
 /// step by step without tasks or clocks.

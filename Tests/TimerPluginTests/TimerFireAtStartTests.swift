@@ -1,5 +1,5 @@
-import Switchyard
-import SwitchyardTesting
+import SwitchyardBus
+import SwitchyardBusTesting
 import Testing
 import TimerPlugin
 

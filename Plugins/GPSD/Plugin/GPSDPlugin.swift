@@ -1,5 +1,5 @@
 import SwitchyardIO
-import Switchyard
+import SwitchyardBus
 
 /// The `gpsd` plugin: reads a gpsd daemon's JSON feed and emits its fixes, satellite summaries,
 /// devices and connection status.

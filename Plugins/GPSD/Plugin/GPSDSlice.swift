@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The gpsd plugin's slice of bus state, so any plugin or client can read the feed's state
 /// without having watched every action: `{"status": …, "devices": {PATH: device}, "fix": …}`,

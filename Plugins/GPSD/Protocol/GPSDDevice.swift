@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A `DEVICE` report, alone or inside `DEVICES`: a receiver gpsd reads.
 struct GPSDDevice: Sendable, Hashable {

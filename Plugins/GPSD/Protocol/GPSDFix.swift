@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A `TPV` report: gpsd's time-position-velocity fix.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// One line from gpsd, classified: a report this plugin understands, or why it was set aside.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A gpsd report whose optional number fields are read, and written to its payload, under the
 /// names gpsd gives them, listed once in ``numberFields`` so the two cannot disagree.

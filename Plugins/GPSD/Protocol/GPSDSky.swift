@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A `SKY` report: the satellites in view and the dilutions of precision.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A `VERSION` report, the first line gpsd sends on every connection.
 struct GPSDVersion: Sendable, Hashable {

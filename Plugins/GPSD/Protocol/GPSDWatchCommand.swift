@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The `?WATCH` command sent on every (re)connect: JSON reports, optionally for one device.
 enum GPSDWatchCommand {

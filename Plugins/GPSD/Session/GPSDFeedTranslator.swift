@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Turns gpsd lines into the plugin's emitted actions and log lines — pure, timed by receive
 /// time.

@@ -1,5 +1,5 @@
 import SwitchyardIO
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// Where a session's results go: actions to emit (`NAME/<event>`) and log lines.

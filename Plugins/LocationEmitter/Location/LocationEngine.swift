@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The location emitter's decisions, without I/O: availability from the source's state and
 /// fixes, and significant changes through the ``LocationFilter``.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// One position report from a source, before filtering: a gpsd fix, a replayed NMEA epoch or
 /// GPX track point, or the static position.

@@ -1,6 +1,6 @@
 import SwitchyardIO
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// The `location-emitter` plugin: turns raw positions into significant location changes and
 /// an availability, the way a phone app sees its user's location.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The location emitter's slice of bus state: `{"availability": …, "location": …}`, the last
 /// `NAME/availability` and the last `NAME/changed` payload.

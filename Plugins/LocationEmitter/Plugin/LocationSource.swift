@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Where the location emitter gets positions, as `"source"` configures it.
 enum LocationSource: Sendable {

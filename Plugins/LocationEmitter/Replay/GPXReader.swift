@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Reads the track points of a GPX 1.0 or 1.1 file with ``XMLTokenizer``.
 ///

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Reads an NMEA 0183 log into one sample per epoch.
 ///

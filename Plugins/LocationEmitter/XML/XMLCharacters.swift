@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The byte-level rules of XML 1.0 the tokenizer needs: which characters a document may hold,
 /// which start and continue a name, and what counts as white space.

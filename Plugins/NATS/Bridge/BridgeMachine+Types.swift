@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 extension BridgeMachine {
     /// What the machine is built from.

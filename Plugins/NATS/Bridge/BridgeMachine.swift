@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Everything the bridge decides without I/O: what to write after a connect, where each
 /// incoming message goes (an action to dispatch, a publish acknowledgement, a JetStream API

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Decides what a message from NATS becomes on this bus: an action with source
 /// `nats:<origin>`, nothing (this bus's own action, or one already dispatched), or a

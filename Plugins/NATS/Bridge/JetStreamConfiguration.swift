@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// The stream the bridge creates when it is absent.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A reply from the JetStream API or to a JetStream publish, read from a message.
 enum JetStreamReply: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Makes sure the stream and the bridge's durable consumer exist after each connect — a
 /// state machine without I/O that the bridge feeds with the JetStream API's replies.

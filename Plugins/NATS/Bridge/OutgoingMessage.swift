@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A local action on its way to NATS, encoded once: subject, header block and payload.
 ///

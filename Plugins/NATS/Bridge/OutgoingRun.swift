@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Local actions encoded for publishing together, in order.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import SwitchyardIO
 
 /// The bridge's pull requests to its JetStream consumer — a state machine without I/O.

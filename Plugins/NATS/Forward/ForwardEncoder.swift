@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Encodes the actions the bridge publishes (from the journal, live, and in core mode) with as
 /// little work per action as the message allows: the header block's fixed parts (the `NATS/1.0` line, the

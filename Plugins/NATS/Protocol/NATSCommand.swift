@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The operations a client sends, encoded as the text protocol wants them.
 ///

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// What the client says about itself in `CONNECT`.
 ///

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// One server to connect to, from a `nats://[user:password@]host[:port]` URL.
 ///

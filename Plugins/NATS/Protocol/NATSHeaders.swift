@@ -1,5 +1,5 @@
 import Glibc
-import Switchyard
+import SwitchyardBus
 
 /// The header block of a NATS message: `NATS/1.0`, an optional status (`503`, `408 Request
 /// Timeout`), then `Name: value` lines.

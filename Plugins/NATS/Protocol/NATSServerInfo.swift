@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// What a server says about itself in `INFO`: who it is and what it allows.
 struct NATSServerInfo: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// The mapping between action types and NATS subjects under a prefix: `gps/fix` ↔
 /// `switchyard.gps.fix`.

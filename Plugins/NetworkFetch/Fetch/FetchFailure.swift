@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Why a request did not produce a value: the payload of `NAME/failed`.
 struct FetchFailure: Error, Sendable, Hashable {

@@ -1,6 +1,6 @@
 import SwitchyardIO
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Sends one prepared request: each attempt raced against the timeout on the injected clock,
 /// failed attempts retried per ``RetryPolicy`` with backoff sleeps on that clock, and the final

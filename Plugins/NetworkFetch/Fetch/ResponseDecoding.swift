@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Turns a complete 2xx response into the value `NAME/loaded` carries.
 enum ResponseDecoding {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// Keeps secrets out of everything the plugin logs or emits.
 ///

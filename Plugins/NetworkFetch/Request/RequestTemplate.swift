@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// What the plugin sends for each trigger: method, URL, headers and body, with placeholders.
 struct RequestTemplate: Sendable {

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// `state.NAME`: the plugin's loadable, folded from its own `loading` / `loaded` / `failed`.
 ///

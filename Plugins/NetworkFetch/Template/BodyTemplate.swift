@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// A JSON request body whose strings may hold placeholders.
 ///

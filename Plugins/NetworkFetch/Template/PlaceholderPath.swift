@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Where a placeholder reads its value: `payload.a.b` (the triggering action's payload) or
 /// `state.a.b` (the bus state when the request is built).

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Text with `{payload.PATH}` and `{state.PATH}` placeholders, parsed once from the settings.
 ///

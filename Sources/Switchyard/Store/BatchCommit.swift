@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// `nil` means durable; a string is why not (the journal's error, naming file and errno).
 @usableFromInline
-final class BatchCommit: Sendable {
+package final class BatchCommit: Sendable {
     private enum State: Sendable {
         case pending(UnsafeContinuation<String?, Never>?)
         case resolved(String?)
@@ -15,10 +15,10 @@ final class BatchCommit: Sendable {
     private let state = Mutex(State.pending(nil))
 
     @usableFromInline
-    init() {}
+    package init() {}
 
     /// Records the outcome and resumes the store if it is waiting; later calls do nothing.
-    func resolve(failure: String?) {
+    package func resolve(failure: String?) {
         let waiting: UnsafeContinuation<String?, Never>? = state.withLock { state in
             guard case .pending(let continuation) = state else { return nil }
             state = .resolved(failure)
@@ -30,7 +30,7 @@ final class BatchCommit: Sendable {
     /// Waits for the outcome: `nil` when the batch is durable, else the reason it is not. Not
     /// cancellable: a batch's fate must be known before anything about it is published.
     @usableFromInline
-    func wait() async -> String? {
+    package func wait() async -> String? {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<String?, Never>) in
             let resolved: String?? = state.withLock { state in
                 switch state {

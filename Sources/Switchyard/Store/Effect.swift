@@ -26,7 +26,7 @@ public struct EffectID: Hashable, Sendable {
 /// Whether an effect was cancelled; its emissions carry it, so the store discards an action a
 /// cancelled effect emitted if the cancellation came first.
 @usableFromInline
-final class EffectToken: Sendable {
+package final class EffectToken: Sendable {
     @usableFromInline let cancelled = Atomic<Bool>(false)
 
     init() {}

@@ -71,7 +71,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// succeeded; `beforeDelivery` sees it with its state after the state is published, before
     /// `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
     @usableFromInline
-    init(
+    package init(
         initialState: State,
         reducer: @escaping @Sendable (inout State, Action) -> Void,
         middleware: [Middleware<State, Action>],
@@ -104,7 +104,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// Starts the one task that reduces. Inlinable, like `drain`, so the reducing loop of a
     /// client's store is specialized for its state and action types.
     @inlinable
-    nonisolated func startDrainer() {
+    package nonisolated func startDrainer() {
         // The drainer holds the store only while it reduces, so a store nobody references is
         // freed; its deinit closes the inbox, which ends the drainer.
         Task { [weak self, inbox] in
@@ -145,7 +145,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// Takes none while other senders wait for room or the store is closed; a closed store
     /// reports every action of a `.wait` batch as ``DispatchOutcome/stopping``.
     @discardableResult
-    nonisolated func send(contentsOf actions: some Collection<Action>, rest: BatchRest = .handBack) -> Int {
+    package nonisolated func send(contentsOf actions: some Collection<Action>, rest: BatchRest = .handBack) -> Int {
         // A waiting batch is one sender's run of a turn: one path admits, parks and reports both.
         if case .wait(let report) = rest { return send(Array(actions), runs: [DispatchRun(end: actions.count, report: report)]) }
         guard let (taken, wake) = inbox.append(contentsOf: actions) else { return 0 }
@@ -161,7 +161,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// once; the others wait for room, in order; a closed store reports every action as
     /// ``DispatchOutcome/stopping``.
     @discardableResult
-    nonisolated func send(_ actions: [Action], runs: [DispatchRun]) -> Int {
+    package nonisolated func send(_ actions: [Action], runs: [DispatchRun]) -> Int {
         var entries: [StoreInbox<Action>.Entry] = []
         entries.reserveCapacity(actions.count)
         var start = 0
@@ -178,7 +178,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// the caller's next turn: the control socket gathers a turn's dispatches as entries, so
     /// they go into the inbox without a copy.
     @discardableResult
-    nonisolated func send(moving entries: inout [StoreInbox<Action>.Entry]) -> Int {
+    package nonisolated func send(moving entries: inout [StoreInbox<Action>.Entry]) -> Int {
         guard let (taken, wake) = inbox.append(moving: &entries) else {
             for entry in entries { entry.completion?.refused() }
             entries.removeAll(keepingCapacity: true)
@@ -233,7 +233,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// made durable. Returns `false` when the inbox is full and the action waits, in order, for
     /// room (or was refused), so that a caller can hold its later actions back.
     @discardableResult
-    nonisolated func submit(_ action: Action, completion: @escaping @Sendable (DispatchOutcome) -> Void) -> Bool {
+    package nonisolated func submit(_ action: Action, completion: @escaping @Sendable (DispatchOutcome) -> Void) -> Bool {
         // Waiter id 0 is never cancelled: nothing here can be, the completion always comes.
         switch inbox.submit(.init(action: action, completion: .outcome(completion)), waiterID: 0, admitted: nil) {
         case .accepted(let wake):
@@ -326,7 +326,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     }
 
     /// The sequence number the next accepted action gets.
-    nonisolated var nextSequence: UInt64 { inbox.nextSequence }
+    package nonisolated var nextSequence: UInt64 { inbox.nextSequence }
 
     /// Whether no action is queued or being reduced: the reducing task waits for work (for
     /// TestStore, which must know an action cannot still cancel an effect).
@@ -335,7 +335,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
 
 /// What a batch ``Store/send(contentsOf:rest:)`` does with the actions that do not fit in the
 /// inbox at once.
-enum BatchRest: Sendable {
+package enum BatchRest: Sendable {
     /// They are handed back: the caller sends them again, or waits for room with
     /// ``Store/dispatch(_:)`` (the NATS bridge, which may wait).
     case handBack
@@ -347,11 +347,11 @@ enum BatchRest: Sendable {
 
 /// One sender's run of actions in a ``Store/send(_:runs:)``: the actions before `end` (and
 /// after the run before) are its, and each is reported to `report`.
-struct DispatchRun: Sendable {
+package struct DispatchRun: Sendable {
     /// Where the run ends in the actions, exclusive.
-    var end: Int
+    package var end: Int
     /// Told what became of each action of the run, once each.
-    let report: @Sendable (DispatchOutcome) -> Void
+    package let report: @Sendable (DispatchOutcome) -> Void
 }
 
 /// The store's counters, readable from any task.

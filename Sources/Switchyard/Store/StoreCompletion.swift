@@ -3,7 +3,7 @@
 /// Each inbox entry carries its own completion, so the store tells each sender directly, in
 /// the drainer, with no table to look it up in.
 @usableFromInline
-enum StoreCompletion: Sendable {
+package enum StoreCompletion: Sendable {
     /// A ``Store/dispatch(_:)`` caller, resumed once subscribers got the action, or at once when
     /// it was not taken or its batch could not be made durable.
     case delivered(UnsafeContinuation<Void, Never>)
@@ -13,19 +13,19 @@ enum StoreCompletion: Sendable {
 
     /// The action's batch is durable and its state published.
     @inlinable
-    func published(sequence: UInt64) {
+    package func published(sequence: UInt64) {
         if case .outcome(let report) = self { report(.dispatched(sequence)) }
     }
 
     /// Subscribers got the action.
     @inlinable
-    func delivered() {
+    package func delivered() {
         if case .delivered(let continuation) = self { continuation.resume() }
     }
 
     /// The store is closed, or the waiting sender was cancelled: the action was not taken.
     @inlinable
-    func refused() {
+    package func refused() {
         switch self {
         case .delivered(let continuation): continuation.resume()
         case .outcome(let report): report(.stopping)
@@ -34,7 +34,7 @@ enum StoreCompletion: Sendable {
 
     /// The action was reduced but its batch could not be made durable, for `reason`.
     @inlinable
-    func failed(_ reason: String) {
+    package func failed(_ reason: String) {
         switch self {
         case .delivered(let continuation): continuation.resume()
         case .outcome(let report): report(.journalFailed(reason))
@@ -44,7 +44,7 @@ enum StoreCompletion: Sendable {
 
 /// What became of a dispatched action.
 @usableFromInline
-enum DispatchOutcome: Sendable, Hashable {
+package enum DispatchOutcome: Sendable, Hashable {
     /// Reduced and journaled (durable as the fsync policy promises) as this sequence number.
     case dispatched(UInt64)
     /// Not taken: the bus is stopping.
@@ -54,7 +54,7 @@ enum DispatchOutcome: Sendable, Hashable {
     case journalFailed(String)
 
     /// The sequence number, when the action was dispatched.
-    var sequence: UInt64? {
+    package var sequence: UInt64? {
         if case .dispatched(let sequence) = self { return sequence }
         return nil
     }

@@ -9,22 +9,22 @@ import Synchronization
 /// into the queue by the drainer as soon as it frees space, which keeps the order FIFO without
 /// retry loops.
 @usableFromInline
-final class StoreInbox<Action: Sendable>: Sendable {
+package final class StoreInbox<Action: Sendable>: Sendable {
     // Hot paths are inlinable so that a client's `Store<MyState, MyAction>` runs specialized
     // code instead of looking up generic metadata for every action.
     @usableFromInline
-    struct Entry: Sendable {
-        @usableFromInline var action: Action
+    package struct Entry: Sendable {
+        @usableFromInline package var action: Action
         /// Told what became of the action: published, delivered, refused or failed.
-        @usableFromInline var completion: StoreCompletion?
+        @usableFromInline package var completion: StoreCompletion?
         /// The effect that emitted the action: if it is cancelled before the action is reduced,
         /// the action is discarded (a cancelled effect's late output never lands).
-        @usableFromInline var token: EffectToken?
+        @usableFromInline package var token: EffectToken?
         /// The sequence number the action got when it was accepted.
-        @usableFromInline var sequence: UInt64 = 0
+        @usableFromInline package var sequence: UInt64 = 0
 
         @inlinable
-        init(action: Action, completion: StoreCompletion?, token: EffectToken? = nil) {
+        package init(action: Action, completion: StoreCompletion?, token: EffectToken? = nil) {
             self.action = action
             self.completion = completion
             self.token = token
@@ -32,39 +32,39 @@ final class StoreInbox<Action: Sendable>: Sendable {
     }
 
     @usableFromInline
-    struct Waiter: Sendable {
-        @usableFromInline var id: UInt64
-        @usableFromInline var entry: Entry
+    package struct Waiter: Sendable {
+        @usableFromInline package var id: UInt64
+        @usableFromInline package var entry: Entry
         /// Resumed with `true` when the entry is admitted into the queue.
-        @usableFromInline var admitted: UnsafeContinuation<Bool, Never>?
+        @usableFromInline package var admitted: UnsafeContinuation<Bool, Never>?
     }
 
     @usableFromInline
-    struct State: Sendable {
-        @usableFromInline var queue: [Entry] = []
-        @usableFromInline var waiters: [Waiter] = []
+    package struct State: Sendable {
+        @usableFromInline package var queue: [Entry] = []
+        @usableFromInline package var waiters: [Waiter] = []
         /// Effects' emissions waiting for room: admitted before `waiters`, and even while
         /// paused, so effects can always finish and release the pause.
-        @usableFromInline var priorityWaiters: [Waiter] = []
+        @usableFromInline package var priorityWaiters: [Waiter] = []
         /// How many middleware have more effects waiting than they may buffer; while any do,
         /// senders from outside wait (or are refused) until effects catch up.
-        @usableFromInline var pauses = 0
-        @usableFromInline var paused: Bool { pauses > 0 }
-        @usableFromInline var parkedDrainer: UnsafeContinuation<Bool, Never>?
-        @usableFromInline var closed = false
-        @usableFromInline var nextSequence: UInt64
-        @usableFromInline var nextWaiterID: UInt64 = 0
-        @usableFromInline var cancelledWaiters: Set<UInt64> = []
-        @usableFromInline var rejected: UInt64 = 0
+        @usableFromInline package var pauses = 0
+        @usableFromInline package var paused: Bool { pauses > 0 }
+        @usableFromInline package var parkedDrainer: UnsafeContinuation<Bool, Never>?
+        @usableFromInline package var closed = false
+        @usableFromInline package var nextSequence: UInt64
+        @usableFromInline package var nextWaiterID: UInt64 = 0
+        @usableFromInline package var cancelledWaiters: Set<UInt64> = []
+        @usableFromInline package var rejected: UInt64 = 0
 
         @usableFromInline
-        init(nextSequence: UInt64) {
+        package init(nextSequence: UInt64) {
             self.nextSequence = nextSequence
         }
     }
 
     @usableFromInline
-    enum SubmitResult {
+    package enum SubmitResult {
         /// In the queue; resume `wake` (the parked drainer) after unlocking, when set.
         case accepted(wake: UnsafeContinuation<Bool, Never>?)
         /// Waiting for room; the drainer admits it later.
@@ -73,28 +73,28 @@ final class StoreInbox<Action: Sendable>: Sendable {
         case refused
     }
 
-    @usableFromInline let capacity: Int
-    @usableFromInline let state: Mutex<State>
+    @usableFromInline package let capacity: Int
+    @usableFromInline package let state: Mutex<State>
 
     @usableFromInline
-    init(capacity: Int, firstSequence: UInt64) {
+    package init(capacity: Int, firstSequence: UInt64) {
         self.capacity = capacity
         self.state = Mutex(State(nextSequence: firstSequence))
     }
 
 
-    var count: Int { state.withLock { $0.queue.count } }
-    var rejected: UInt64 { state.withLock { $0.rejected } }
+    package var count: Int { state.withLock { $0.queue.count } }
+    package var rejected: UInt64 { state.withLock { $0.rejected } }
 
     /// The sequence number the next accepted action gets.
-    var nextSequence: UInt64 { state.withLock { $0.nextSequence } }
+    package var nextSequence: UInt64 { state.withLock { $0.nextSequence } }
 
     /// Whether the drainer is parked in ``waitForWork()`` with nothing queued.
-    var drainerWaits: Bool { state.withLock { $0.queue.isEmpty && $0.parkedDrainer != nil } }
+    package var drainerWaits: Bool { state.withLock { $0.queue.isEmpty && $0.parkedDrainer != nil } }
 
     /// Appends without waiting.
     @inlinable
-    func append(_ action: Action) -> SubmitResult {
+    package func append(_ action: Action) -> SubmitResult {
         state.withLock { state in
             guard !state.closed, !state.paused, state.queue.count < capacity, state.waiters.isEmpty,
                   state.priorityWaiters.isEmpty else {
@@ -112,7 +112,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// so a run never overtakes them, and those not taken are never counted as rejected.
     /// Returns how many went into the queue and the parked drainer to resume after unlocking;
     /// `nil` when the inbox is closed and took none.
-    func append(contentsOf actions: some Collection<Action>) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
+    package func append(contentsOf actions: some Collection<Action>) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
             guard !state.closed else { return nil }
             let taken = room(for: actions.count, in: &state)
@@ -129,7 +129,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// buffer kept for the sender's next turn. Returns how many went into the queue and the
     /// parked drainer to resume after unlocking; `nil` when the inbox is closed and took none
     /// (`entries` is then left as it was).
-    func append(moving entries: inout [Entry]) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
+    package func append(moving entries: inout [Entry]) -> (taken: Int, wake: UnsafeContinuation<Bool, Never>?)? {
         state.withLock { state in
             guard !state.closed else { return nil }
             let taken = room(for: entries.count, in: &state)
@@ -151,7 +151,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     }
 
     @usableFromInline
-    func makeWaiterID() -> UInt64 {
+    package func makeWaiterID() -> UInt64 {
         state.withLock { state in
             state.nextWaiterID &+= 1
             return state.nextWaiterID
@@ -162,7 +162,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// got room is refused. A `priority` entry (an effect's emission) ignores the pause and
     /// goes before other waiting senders.
     @usableFromInline
-    func submit(
+    package func submit(
         _ entry: Entry, waiterID: UInt64, admitted: UnsafeContinuation<Bool, Never>?, priority: Bool = false
     ) -> SubmitResult {
         state.withLock { state in
@@ -181,7 +181,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
 
     /// Pauses (`+1`) or resumes (`-1`) admission of senders from outside; the last resume
     /// admits waiting senders into the room there is and wakes the drainer for them.
-    func changePauses(by delta: Int) {
+    package func changePauses(by delta: Int) {
         var admitted: [UnsafeContinuation<Bool, Never>] = []
         let drainer: UnsafeContinuation<Bool, Never>? = state.withLock { state in
             state.pauses += delta
@@ -196,7 +196,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// Releases a parked sender whose task was cancelled; remembers the id when it has not
     /// parked yet, so a later `submit` refuses it.
     @usableFromInline
-    func cancelWaiter(_ id: UInt64) {
+    package func cancelWaiter(_ id: UInt64) {
         let waiter: Waiter? = state.withLock { state in
             if let index = state.waiters.firstIndex(where: { $0.id == id }) {
                 return state.waiters.remove(at: index)
@@ -213,14 +213,14 @@ final class StoreInbox<Action: Sendable>: Sendable {
 
     /// Drops the bookkeeping of a finished wait.
     @usableFromInline
-    func forgetWaiter(_ id: UInt64) {
+    package func forgetWaiter(_ id: UInt64) {
         state.withLock { _ = $0.cancelledWaiters.remove(id) }
     }
 
     /// Waits until something is queued. Returns `false` once the inbox is closed and empty:
     /// the drainer's work is done.
     @usableFromInline
-    func waitForWork() async -> Bool {
+    package func waitForWork() async -> Bool {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
             let ready: Bool? = state.withLock { state in
                 if !state.queue.isEmpty { return true }
@@ -236,7 +236,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// array whose buffer the caller no longer needs, becomes the new queue so that steady
     /// traffic allocates nothing. `nil` when nothing is queued.
     @inlinable
-    func takeBatch(spare: inout [Entry]) -> [Entry]? {
+    package func takeBatch(spare: inout [Entry]) -> [Entry]? {
         spare.removeAll(keepingCapacity: true)
         var admitted: [UnsafeContinuation<Bool, Never>] = []
         let found: Bool = state.withLock { state in
@@ -256,7 +256,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// Refuses every later append and releases parked senders; queued actions still drain,
     /// then the drainer's ``waitForWork()`` returns `false`.
     @usableFromInline
-    func close() {
+    package func close() {
         let (waiters, drainer) = state.withLock { state in
             state.closed = true
             defer { state.waiters.removeAll(); state.priorityWaiters.removeAll() }
@@ -272,7 +272,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// Moves waiting senders into the queue's free room: effects' emissions first, then, unless
     /// paused, the others, each list in arrival order.
     @usableFromInline
-    func admitWaiters(into state: inout State, continuations: inout [UnsafeContinuation<Bool, Never>]) {
+    package func admitWaiters(into state: inout State, continuations: inout [UnsafeContinuation<Bool, Never>]) {
         var room = capacity - state.queue.count
         var taken = 0
         while taken < state.priorityWaiters.count, room > 0 {
@@ -296,7 +296,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     }
 
     @inlinable
-    func admit(_ entry: Entry, into state: inout State) {
+    package func admit(_ entry: Entry, into state: inout State) {
         var entry = entry
         stamp(&entry, in: &state)
         state.queue.append(entry)
@@ -304,7 +304,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
 
     /// Gives `entry` the next sequence number: the order it is reduced in.
     @inlinable
-    func stamp(_ entry: inout Entry, in state: inout State) {
+    package func stamp(_ entry: inout Entry, in state: inout State) {
         entry.sequence = state.nextSequence
         state.nextSequence &+= 1
     }
@@ -312,7 +312,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// How many of `count` arriving actions go into the queue now, with room reserved for
     /// them: as many as fit, but none while senders wait or admission is paused, so arrivals
     /// never overtake them.
-    func room(for count: Int, in state: inout State) -> Int {
+    package func room(for count: Int, in state: inout State) -> Int {
         guard !state.paused, state.waiters.isEmpty, state.priorityWaiters.isEmpty else { return 0 }
         let taken = min(count, max(0, capacity - state.queue.count))
         state.queue.reserveCapacity(state.queue.count + taken)
@@ -321,12 +321,12 @@ final class StoreInbox<Action: Sendable>: Sendable {
 
     /// Puts `entry` behind the queue as a parked sender that needs no resuming: waiter id 0 is
     /// never cancelled, since these senders do not wait in a task.
-    func park(_ entry: Entry, in state: inout State) {
+    package func park(_ entry: Entry, in state: inout State) {
         state.waiters.append(Waiter(id: 0, entry: entry, admitted: nil))
     }
 
     @inlinable
-    func takeParkedDrainer(_ state: inout State) -> UnsafeContinuation<Bool, Never>? {
+    package func takeParkedDrainer(_ state: inout State) -> UnsafeContinuation<Bool, Never>? {
         defer { state.parkedDrainer = nil }
         return state.parkedDrainer
     }
@@ -336,7 +336,7 @@ extension StoreInbox {
     /// Enqueues `action`, waiting for room, without waiting for it to be reduced. A `token`
     /// marks an effect's emission: it goes before senders from outside and ignores the pause.
     /// Returns `false` when the inbox is closed or the task was cancelled while waiting.
-    func enqueue(_ action: Action, token: EffectToken? = nil) async -> Bool {
+    package func enqueue(_ action: Action, token: EffectToken? = nil) async -> Bool {
         let id = makeWaiterID()
         defer { forgetWaiter(id) }
         return await withTaskCancellationHandler {
@@ -358,7 +358,7 @@ extension StoreInbox {
     }
 
     /// An effect's emission (see ``enqueue(_:token:)``).
-    func enqueueEmission(_ action: Action, token: EffectToken) async -> Bool {
+    package func enqueueEmission(_ action: Action, token: EffectToken) async -> Bool {
         await enqueue(action, token: token)
     }
 }

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// Parses a command line against a tree of ``CommandSpec``s.
 ///

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// The `--help` text of a command, laid out from its ``CommandSpec``.
 struct HelpFormatter: Sendable {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import Switchyard
+import SwitchyardBus
 
 /// A GPX 1.1 document (https://www.topografix.com/GPX/1/1/gpx.xsd) of location tracks: a
 /// `trk` per plugin named after it, a `trkseg` per segment, and per point `ele`, `time`, `src`

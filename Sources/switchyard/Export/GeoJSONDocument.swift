@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// A GeoJSON FeatureCollection (RFC 7946) of location tracks: one Feature per plugin, a
 /// LineString (a MultiLineString when the track has several segments) of `[longitude,

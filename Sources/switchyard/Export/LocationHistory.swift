@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// One recorded position, from a `NAME/changed` of a location emitter or a `NAME/fix` of a
 /// gpsd plugin.

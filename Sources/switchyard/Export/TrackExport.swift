@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Switchyard
+import SwitchyardBus
 
 /// `journal export --gpx | --geojson [--plugin NAME]`: the location history of a journal range
 /// as a file map tools open.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import GPSDPlugin
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
 import Synchronization
 import Testing

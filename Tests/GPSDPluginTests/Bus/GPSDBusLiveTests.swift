@@ -1,9 +1,9 @@
 import Foundation
 @testable import GPSDPlugin
 import LocationEmitterPlugin
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
-import SwitchyardTesting
+import SwitchyardBusTesting
 import Testing
 
 /// The gpsd and location-emitter plugins on a bus, fed by a real gpsd playing real receiver

@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 
 /// The gpsd captures in `Tests/Fixtures/gpsd-logs` and what their `.chk` files say.
 enum Fixtures {

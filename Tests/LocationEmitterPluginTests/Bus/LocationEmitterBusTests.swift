@@ -1,7 +1,7 @@
-import SwitchyardTesting
+import SwitchyardBusTesting
 import Foundation
 @testable import LocationEmitterPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The location-emitter plugin on a bus: sources, filters on the bus clock, state.

@@ -1,8 +1,8 @@
-import SwitchyardTesting
+import SwitchyardBusTesting
 import Foundation
 import LocationEmitterPlugin
 import LoggerPlugin
-import Switchyard
+import SwitchyardBus
 import Testing
 
 /// The offline demo config: the shipped route replayed through the location emitter into the

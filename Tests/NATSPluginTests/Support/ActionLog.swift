@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// The actions a bus's logger writes as JSON lines to a file, read incrementally: each look

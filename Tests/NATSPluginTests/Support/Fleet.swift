@@ -1,5 +1,5 @@
 import Foundation
-import Switchyard
+import SwitchyardBus
 import SwitchyardTestSupport
 
 /// Two-bus set-ups for the end-to-end tests: configs, emitters and the processes.

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 
 /// What a plugin's settings reading reports, for tests of its validation: `read` makes the
 /// plugin (or reads its settings) and the answer is each ``PluginSettingsError`` problem's

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardBus
 import Synchronization
 
 /// What a ``TestBus`` has seen: every reduced action in order, the bus's log lines, and the

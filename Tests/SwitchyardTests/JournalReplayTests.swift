@@ -141,7 +141,7 @@ struct JournalReplayTests {
             Issue.record("no slice")
             return
         }
-        let adopted = BusStateReducer.adopt(["kept": ["total": 9], "gone": 1], slices: [("kept", slice), ("fresh", slice)])
+        let adopted = BusStateModel.adopt(["kept": ["total": 9], "gone": 1], slices: [("kept", slice), ("fresh", slice)])
         #expect(adopted == ["kept": ["total": 9], "fresh": slice.initial])
     }
 

@@ -14,7 +14,7 @@ extension Bus {
         let made = try Bus.makeEach(configuration, registry.makeSlice, problems: registry.sliceProblems(in:))
         let slices = SliceTable(Bus.slices(of: configuration.plugins, made, secrets: configuration.secrets))
         let opened = try BusStorage.open(settings: configuration.bus, services: services, slices: slices.current,
-                                         reducer: BusStateReducer.reducer(slices), log: log)
+                                         reducer: BusStateModel.reducer(slices), log: log)
         // No plugin is built, so none is listed: statistics and status show what runs.
         var reducing = configuration
         reducing.plugins = []

@@ -38,7 +38,7 @@ public final actor Bus {
         var runners: [PluginRunner]
     }
 
-    nonisolated let core: BusCore
+    nonisolated let core: PluginHost
     nonisolated let live: Mutex<Live>
     nonisolated let storage: BusStorage?
     nonisolated let registry: PluginRegistry
@@ -71,7 +71,7 @@ public final actor Bus {
         let plugins = try Bus.makePlugins(configuration, registry: registry)
         let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
-                  initialState: BusStateReducer.initialState(slices.current), firstSequence: 1,
+                  initialState: BusStateModel.initialState(slices.current), firstSequence: 1,
                   storage: nil, clock: clock, log: log)
     }
 
@@ -90,7 +90,7 @@ public final actor Bus {
         log.hide(configuration.secrets)
         let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
-                  initialState: BusStateReducer.initialState(slices.current), firstSequence: 1,
+                  initialState: BusStateModel.initialState(slices.current), firstSequence: 1,
                   storage: nil, clock: clock, log: log)
     }
 
@@ -121,7 +121,7 @@ public final actor Bus {
         let plugins = try Bus.makePlugins(configuration, registry: registry)
         let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         let opened = try BusStorage.open(settings: configuration.bus, services: services, slices: slices.current,
-                                         reducer: BusStateReducer.reducer(slices), log: log)
+                                         reducer: BusStateModel.reducer(slices), log: log)
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
                   initialState: opened.state, firstSequence: opened.firstSequence,
                   storage: opened.storage, clock: clock, log: log)
@@ -152,7 +152,7 @@ public final actor Bus {
         if let journal { commit = { journal.commit($0) } }
         let store = Store<JSON, BusAction>(
             initialState: initialState,
-            reducer: BusStateReducer.reducer(slices),
+            reducer: BusStateModel.reducer(slices),
             middleware: [],
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
             firstSequence: firstSequence,
@@ -174,7 +174,7 @@ public final actor Bus {
             }
         )
         store.startDrainer()
-        let core = BusCore(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
+        let core = PluginHost(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
                            journal: storage.flatMap { storage in
                                storage.journal.map { PluginJournal(dataDirectory: storage.dataDirectory, restoredThrough: firstSequence - 1, appends: $0.appends) }

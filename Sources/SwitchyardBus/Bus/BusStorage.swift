@@ -32,7 +32,7 @@ final class BusStorage: Sendable {
     static func open(settings: BusSettings, services: BusServices, slices: [SliceTable.Entry],
                      reducer: (inout JSON, BusAction) -> Void, log: LogSink) throws(JournalError) -> Opened {
         let lock = try DataDirectoryLock(dataDirectory: settings.dataDirectory)
-        var state = BusStateReducer.initialState(slices)
+        var state = BusStateModel.initialState(slices)
         var firstSequence: UInt64 = 1
         var journal: Journal?
         if services.journal {
@@ -51,7 +51,7 @@ final class BusStorage: Sendable {
             let started = clock.now
             let (opened, restored) = try Journal.open(
                 layout: JournalLayout(dataDirectory: settings.dataDirectory), settings: settings.journal,
-                initialState: state, adopt: { BusStateReducer.adopt($0, slices: slices) }, reduce: reducer, log: log,
+                initialState: state, adopt: { BusStateModel.adopt($0, slices: slices) }, reduce: reducer, log: log,
                 progress: services.restoreProgress
             )
             journal = opened

@@ -16,10 +16,10 @@ public struct PluginContext: Sendable {
     /// Lines on the bus log (stderr), prefixed with the plugin's name.
     public let log: PluginLog
 
-    let core: BusCore
+    let core: PluginHost
     let readinessSignal: @Sendable () -> Void
 
-    init(name: String, actions: PluginActions, core: BusCore, readinessSignal: @escaping @Sendable () -> Void) {
+    init(name: String, actions: PluginActions, core: PluginHost, readinessSignal: @escaping @Sendable () -> Void) {
         self.name = name
         self.actions = actions
         self.clock = core.clock

@@ -14,7 +14,7 @@ final class PluginRunner: Sendable {
     let kind: String
     let plugin: any Plugin
     private let policy: RestartPolicy
-    private let core: BusCore
+    private let core: PluginHost
     /// Becomes `true` when the plugin reports ready (or at start, for immediate readiness).
     let ready = CurrentValue(false)
     /// Becomes `true` once supervision began (the status is past `.pending`: `run` is called)
@@ -42,7 +42,7 @@ final class PluginRunner: Sendable {
         var stopping = false
     }
 
-    init(name: String, kind: String, plugin: any Plugin, policy: RestartPolicy, core: BusCore) {
+    init(name: String, kind: String, plugin: any Plugin, policy: RestartPolicy, core: PluginHost) {
         self.name = name
         self.kind = kind
         self.plugin = plugin

@@ -82,7 +82,7 @@ extension Bus {
 
         core.slices.replace(with: slices)
         live.withLock { $0 = Live(configuration: applying, runners: runners) }
-        await core.emit(BusStateReducer.reloadedType, payload: plan.payload)
+        await core.emit(BusStateModel.reloadedType, payload: plan.payload)
         storage?.recordSlices(slices.map(\.name), log: core.log)
         // Subscriptions first, as at start-up, so a new plugin misses nothing another emits
         // while starting.

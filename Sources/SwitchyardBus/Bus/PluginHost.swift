@@ -1,6 +1,6 @@
 /// What every plugin context and runner of one bus share: the store, the router, the log, the
 /// clock, the bus's name (as it started; a reload keeps it), the state slices and the counters.
-final class BusCore: Sendable {
+final class PluginHost: Sendable {
     let store: Store<JSON, BusAction>
     let router: ActionRouter
     let log: LogSink

@@ -101,13 +101,13 @@ extension Bus {
         }
     }
 
-    private static func sampleRate(of core: BusCore, into rate: ActionRateMeter) async {
+    private static func sampleRate(of core: PluginHost, into rate: ActionRateMeter) async {
         // A rate is actions per real second; on the plugins' clock a manual clock in a test
         // would count this sampler among the sleepers the test waits for.
         await sampleRate(of: core, into: rate, clock: ContinuousClock())
     }
 
-    private static func sampleRate<C: Clock>(of core: BusCore, into rate: ActionRateMeter, clock: C) async where C.Duration == Duration {
+    private static func sampleRate<C: Clock>(of core: PluginHost, into rate: ActionRateMeter, clock: C) async where C.Duration == Duration {
         let origin = clock.now
         while !Task.isCancelled {
             let reduced = core.store.statistics.reduced

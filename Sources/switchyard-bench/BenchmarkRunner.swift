@@ -28,6 +28,14 @@ struct BenchmarkRunner {
     }
 
     private func report(_ benchmark: BenchmarkCase, value: Double, baseline: Double) {
+        // A case whose bus never answered measures nothing (an infinite latency, say): say so
+        // and go on with the other cases instead of trapping on the conversion to digits.
+        guard value.isFinite, baseline.isFinite else {
+            let what = value.isFinite ? "its baseline" : "it"
+            print(json ? "{\"case\": \"\(benchmark.name)\", \"error\": \"\(what) measured nothing\"}"
+                       : pad(benchmark.name, 26) + "FAILED: \(what) measured nothing (value \(value), baseline \(baseline))")
+            return
+        }
         let ratio = benchmark.higherIsBetter ? value / max(baseline, 1e-12) : baseline / max(value, 1e-12)
         if json {
             var fields = ["\"case\": \"\(benchmark.name)\""]

@@ -226,6 +226,10 @@ final class BenchBus: Sendable {
         }
         var template = Array("/tmp/sy-bench-XXXXXX".utf8CString)
         let directory = String(cString: mkdtemp(&template))
+        // A configuration's input files resolve against its own folder: the copy finds the
+        // default configuration's GPX route where the original does.
+        try? FileManager.default.createSymbolicLink(atPath: directory + "/routes",
+                                                    withDestinationPath: FileManager.default.currentDirectoryPath + "/Config/routes")
         _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: configuration.map { withDataDirectory($0, directory + "/data") }
                                          ?? defaultConfiguration(dataDirectory: directory + "/data"))
         let process = Process()

@@ -57,6 +57,14 @@ struct ReadmeSnippetTests {
         #expect(files.sorted() == (Self.snippetFiles + ["Printed.swift"]).sorted())
     }
 
+    /// The README shows the library in five snippets, in reading order; the others are on the
+    /// pages of `docs/`.
+    @Test func readmeShowsTheLibraryInFiveSnippets() throws {
+        let inReadme = try Self.blocks.filter { $0.file == "README.md" }.compactMap(\.snippetPath)
+        #expect(inReadme == ["Opening.swift", "TypedStore.swift", "EffectPolicies.swift", "Subscribing.swift", "EmbeddingTheBus.swift"]
+            .map { "Examples/Snippets/" + $0 })
+    }
+
     /// The TestStore block is the whole example: the state, actions, reducer and middleware it
     /// uses are shown, none left hidden in its file.
     @Test func testStoreBlockShowsTheWholeExample() throws {

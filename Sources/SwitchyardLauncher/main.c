@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     memcpy(path + directory, bus_program, sizeof bus_program);
     execv(path, argv);
     fprintf(stderr, "switchyard: cannot run the bus program %s: %s\n"
-            "switchyard: the bus program is installed next to switchyard (`swift build` builds both; see Install in the README)\n",
+            "switchyard: the bus program is installed next to switchyard (`swift build` builds both; see 'Two commands' in the README)\n",
             path, strerror(errno));
     return 1;
 }

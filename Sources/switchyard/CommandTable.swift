@@ -1,7 +1,7 @@
 import SwitchyardBus
 
 /// Every command of the `switchyard` program, declared once. The parser, `--help`, error
-/// usage lines, shell completions and the README's command reference all come from here.
+/// usage lines, shell completions and the command reference in docs/command-line.md all come from here.
 ///
 /// To add an option that several commands share, add it to ``clientOptions`` or
 /// ``journalOptions``; to add a command, add its spec to ``root`` and a case to

@@ -6,7 +6,7 @@ import Testing
 /// location emitter replayed the demo route and whose timer keeps the feed moving.
 @Suite(.serialized, .enabled(if: HeadlessChromium.testsEnabled, "\(HeadlessChromium.missingMessage)"))
 struct DashboardBrowserTests {
-    /// Where the screenshot goes: a CI artefact beside the build, copied into docs/ for the README.
+    /// Where the screenshot goes: a CI artefact beside the build, copied into docs/ for docs/http.md.
     static let screenshot = SwitchyardProcess.packageRoot.appendingPathComponent(".build/dashboard.png").path
 
     /// The feed updates live, the state tree shows the location, and the map's polyline has one

@@ -2,9 +2,10 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// The README's install, done by `Scripts/install` into a temporary root: the installed demo
-/// validates from any working directory (the unit runs in /var/lib/switchyard/NAME), and the
-/// installed unit verifies with every file it names present.
+/// The install of docs/install.md, done by `Scripts/install` into a temporary root: the installed
+/// demo validates from any working directory (the unit runs in /var/lib/switchyard/NAME), the
+/// installed unit verifies with every file it names present, and the installed README's links
+/// into docs/ find their pages.
 @Suite(.serialized)
 struct InstallTests {
     @Test func installedDemoValidatesAndUnitVerifies() async throws {
@@ -18,7 +19,16 @@ struct InstallTests {
         let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
         // Documentation= names a file the install put there.
         let documentation = try #require(unit.split(separator: "\n").first { $0.hasPrefix("Documentation=file://") })
-        #expect(FileManager.default.fileExists(atPath: prefix + documentation.dropFirst("Documentation=file://".count)))
+        let readme = String(documentation.dropFirst("Documentation=file://".count))
+        #expect(FileManager.default.fileExists(atPath: prefix + readme))
+        // The README is short and links the reference in docs/: every page it links is installed beside it.
+        let linked = try String(contentsOfFile: prefix + readme, encoding: .utf8)
+            .matches(of: /\]\((docs\/[^)#\s]+)/).map { String($0.output.1) }
+        #expect(!linked.isEmpty, "the installed README links no page of docs/")
+        let folder = (prefix + readme as NSString).deletingLastPathComponent
+        for page in Set(linked) {
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + page), "the installed README links \(page), which is not installed")
+        }
 
         // ExecStartPre, from the unit's working directory (not the source tree), with the installed executable.
         let workingDirectory = try TemporaryDirectory()

@@ -2,41 +2,48 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// The README's runnable shell examples: each code block after a `<!-- readme-check -->`
-/// comment holds `$ switchyard …` lines, each followed by the output it shows. The test runs
-/// every one with the real executable in a sandbox (see ``SwitchyardProcess``) and compares the output's shape
-/// (times, ids and other numbers may differ; a line ending in `...` matches any rest).
+/// The runnable shell examples of the README and of every page in `docs/`: each code block after
+/// a `<!-- readme-check -->` comment holds `$ switchyard …` lines, each followed by the output it
+/// shows. The test runs every one with the real executable in a sandbox (see
+/// ``SwitchyardProcess``) and compares the output's shape (times, ids and other numbers may
+/// differ; a line ending in `...` matches any rest).
 @Suite(.serialized)
 struct ReadmeShellExamplesTests {
     struct Example: Sendable, CustomTestStringConvertible {
+        let page: String
         let arguments: [String]
         let expected: [String]
-        var testDescription: String { "switchyard " + arguments.joined(separator: " ") }
+        var testDescription: String { "\(page): switchyard " + arguments.joined(separator: " ") }
     }
 
     static let examples: [Example] = {
-        let readme = (try? String(contentsOf: SwitchyardProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        // An unreadable page leaves its examples out; `documentationHasCheckedExamples` notices.
+        (try? DocumentationPage.all())?.flatMap { examples(on: $0) } ?? []
+    }()
+
+    /// The checked examples of one page, in order.
+    static func examples(on page: DocumentationPage) -> [Example] {
         var examples: [Example] = []
-        var lines = readme.components(separatedBy: "\n")[...]
+        var lines = page.text.components(separatedBy: "\n")[...]
         while let line = lines.popFirst() {
             guard line.trimmingCharacters(in: .whitespaces) == "<!-- readme-check -->" else { continue }
             guard lines.popFirst()?.hasPrefix("```") == true else { continue }
             var current: (arguments: [String], expected: [String])?
             while let body = lines.popFirst(), !body.hasPrefix("```") {
                 if body.hasPrefix("$ switchyard") {
-                    if let current { examples.append(Example(arguments: current.arguments, expected: current.expected)) }
+                    if let current { examples.append(Example(page: page.path, arguments: current.arguments, expected: current.expected)) }
                     current = (words(String(body.dropFirst("$ switchyard".count))), [])
                 } else {
                     current?.expected.append(body)
                 }
             }
-            if let current { examples.append(Example(arguments: current.arguments, expected: current.expected)) }
+            if let current { examples.append(Example(page: page.path, arguments: current.arguments, expected: current.expected)) }
         }
         return examples
-    }()
+    }
 
-    /// The README marks examples to check, so this test cannot pass on nothing.
-    @Test func readmeHasCheckedExamples() {
+    /// The documentation marks examples to check, so this test cannot pass on nothing.
+    @Test func documentationHasCheckedExamples() {
         #expect(Self.examples.count >= 4)
     }
 
@@ -47,13 +54,13 @@ struct ReadmeShellExamplesTests {
         _ = await process.exitStatus()
         let output = (process.stdout + process.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let actual = Array(output.reversed().drop { $0.isEmpty }.reversed())
-        #expect(actual.count == example.expected.count, "README shows:\n\(example.expected.joined(separator: "\n"))\nactual:\n\(actual.joined(separator: "\n"))")
+        #expect(actual.count == example.expected.count, "\(example.page) shows:\n\(example.expected.joined(separator: "\n"))\nactual:\n\(actual.joined(separator: "\n"))")
         for (shown, real) in zip(example.expected, actual) {
-            #expect(Self.matches(shown: shown, real: real), "README: \(shown)\nactual: \(real)")
+            #expect(Self.matches(shown: shown, real: real), "\(example.page): \(shown)\nactual: \(real)")
         }
     }
 
-    /// Whether `real` has the shape of the README's `shown` line.
+    /// Whether `real` has the shape of the documentation's `shown` line.
     static func matches(shown: String, real: String) -> Bool {
         let shownShape = shape(shown)
         if shownShape.hasSuffix("...") { return shape(real).hasPrefix(String(shownShape.dropLast(3))) }

@@ -8,6 +8,8 @@ import Foundation
 enum ReadmeBlocks {
     /// One fenced block of Swift code.
     struct Block: Sendable, CustomStringConvertible {
+        /// The page it is on (`README.md`, `docs/library.md`).
+        var file: String
         /// The line of its opening fence, from 1.
         var line: Int
         /// The marker before it, without `<!--` and `-->` (`snippet: …`, `fragment: …`), if any.
@@ -20,7 +22,7 @@ enum ReadmeBlocks {
         /// Why it is exempt, from a `fragment:` marker.
         var fragmentReason: String? { value(of: "fragment:") }
 
-        var description: String { "README.md:\(line)" }
+        var description: String { "\(file):\(line)" }
 
         private func value(of key: String) -> String? {
             guard let marker, marker.hasPrefix(key) else { return nil }
@@ -29,8 +31,8 @@ enum ReadmeBlocks {
         }
     }
 
-    /// Every block fenced with ```` ```swift ````, in order.
-    static func swiftBlocks(in markdown: String) -> [Block] {
+    /// Every block fenced with ```` ```swift ```` in `markdown`, the text of `file`, in order.
+    static func swiftBlocks(in markdown: String, file: String = "README.md") -> [Block] {
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var blocks: [Block] = []
         var index = 0
@@ -45,7 +47,7 @@ enum ReadmeBlocks {
                 let marker = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                     .map { $0.trimmingCharacters(in: .whitespaces) }
                     .flatMap { $0.hasPrefix("<!--") && $0.hasSuffix("-->") ? String($0.dropFirst(4).dropLast(3)).trimmingCharacters(in: .whitespaces) : nil }
-                blocks.append(Block(line: index + 1, marker: marker, code: lines[(index + 1)..<end].joined(separator: "\n")))
+                blocks.append(Block(file: file, line: index + 1, marker: marker, code: lines[(index + 1)..<end].joined(separator: "\n")))
             }
             index = end + 1
         }

@@ -1,10 +1,11 @@
 import Foundation
 import SwitchyardSnippets
+import SwitchyardTestSupport
 import Testing
 
-/// The README's Swift blocks: each one quotes a snippet file under `Examples/Snippets` verbatim
-/// (that file compiles with the package and runs below), or is marked as a fragment with a
-/// reason. A new unmarked block fails here, and so in CI.
+/// The Swift blocks of the README and of every page in `docs/`: each one quotes a snippet file
+/// under `Examples/Snippets` verbatim (that file compiles with the package and runs below), or is
+/// marked as a fragment with a reason. A new unmarked block fails here, and so in CI.
 struct ReadmeSnippetTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -14,10 +15,11 @@ struct ReadmeSnippetTests {
     }
 
     private static var blocks: [ReadmeBlocks.Block] {
-        get throws { ReadmeBlocks.swiftBlocks(in: try text("README.md")) }
+        get throws { try DocumentationPage.all(root: root).flatMap { ReadmeBlocks.swiftBlocks(in: $0.text, file: $0.path) } }
     }
 
-    /// The snippet files the README is expected to quote (all but the shared `Printed` helper).
+    /// The snippet files the README and the docs are expected to quote (all but the shared
+    /// `Printed` helper).
     private static let snippetFiles = [
         "Opening.swift", "TypedStore.swift", "EffectPolicies.swift", "TestingAStore.swift", "Subscribing.swift",
         "EmbeddingTheBus.swift", "TestingAPlugin.swift", "DataDirectory.swift",
@@ -43,16 +45,24 @@ struct ReadmeSnippetTests {
             guard let path = block.snippetPath else { continue }
             let file = try Self.text(path)
             let shown = ReadmeBlocks.shownText(ofSnippet: file)
-            #expect(block.code == shown, "\(block) differs from \(path); the README must quote it verbatim")
+            #expect(block.code == shown, "\(block) differs from \(path); its page must quote it verbatim")
         }
     }
 
-    /// Every snippet file is quoted once, and nothing else sits in the folder.
+    /// Every snippet file is quoted once, on one page or another, and nothing else sits in the folder.
     @Test func everySnippetFileIsQuoted() throws {
         let quoted = try Self.blocks.compactMap(\.snippetPath)
         #expect(quoted.sorted() == Self.snippetFiles.map { "Examples/Snippets/" + $0 }.sorted())
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Examples/Snippets").path)
         #expect(files.sorted() == (Self.snippetFiles + ["Printed.swift"]).sorted())
+    }
+
+    /// The README shows the library in five snippets, in reading order; the others are on the
+    /// pages of `docs/`.
+    @Test func readmeShowsTheLibraryInFiveSnippets() throws {
+        let inReadme = try Self.blocks.filter { $0.file == "README.md" }.compactMap(\.snippetPath)
+        #expect(inReadme == ["Opening.swift", "TypedStore.swift", "EffectPolicies.swift", "Subscribing.swift", "EmbeddingTheBus.swift"]
+            .map { "Examples/Snippets/" + $0 })
     }
 
     /// The TestStore block is the whole example: the state, actions, reducer and middleware it

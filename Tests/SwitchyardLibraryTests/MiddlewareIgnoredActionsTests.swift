@@ -69,7 +69,7 @@ struct MiddlewareIgnoredActionsTests {
         return (service, Store(initialState: Feed(), reducer: Feed.reduce, middleware: [places]))
     }
 
-    /// The README's closure form, default policy: 2,000 ticks are all reduced while the first
+    /// The closure form of docs/library.md, default policy: 2,000 ticks are all reduced while the first
     /// fetch is pending, and the next fetch reaches the service at once (as a TCA effect or a
     /// saga's `takeEvery` would).
     @Test func ticksPassASlowFetchUnderTheDefaultPolicy() async {

@@ -1,5 +1,5 @@
-/// The README's command reference: one usage line per command and what it does, generated from
-/// the command tree so a test can check the README against what runs.
+/// The command reference of docs/command-line.md: one usage line per command and what it does,
+/// generated from the command tree so a test can check the page against what runs.
 struct CommandReference: Sendable {
     let root: CommandSpec
 

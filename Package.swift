@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(name: "SwitchyardLauncher", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(
             name: "switchyard",
-            dependencies: ["CSwitchyardStartup", "SwitchyardBus", "SwitchyardIO", "SwitchyardPlugins"] + pluginDependencies
+            dependencies: ["CSwitchyardStartup", "SwitchyardBus", "SwitchyardIO", "SwitchyardPlugins"]
         ),
         // One runnable example per source article (Examples/Sources), each tested in ExamplesTests.
         .target(name: "SwitchyardExamples", dependencies: ["Switchyard"], path: "Examples/Sources"),

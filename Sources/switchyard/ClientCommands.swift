@@ -1,5 +1,4 @@
 import FoundationEssentials
-import LoggerPlugin
 import SwitchyardBus
 
 /// The thin clients of a running bus: each connects, sends one request and prints what comes

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import LoggerPlugin
 import SwitchyardBus
 
 /// `switchyard journal show | verify | compact`: the journal of a bus's data directory.

@@ -3,7 +3,6 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import SwitchyardBus
-import ExecPlugin
 
 /// `switchyard run [CONFIG] [--log-level LEVEL] [--log-format FORMAT]`: runs the bus until
 /// SIGTERM or SIGINT.
@@ -138,8 +137,8 @@ final class SignalReactions: Sendable {
     private func stop(signal: Int32, count: Int) {
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
         guard count == 1 else {
-            let children = ExecChildren.killAll()
-            log.write(.warning, "\(name) again: exiting at once" + (children > 0 ? " (killed \(children) child process group\(children == 1 ? "" : "s"))" : ""))
+            let notes = registry.runExitHooks()
+            log.write(.warning, "\(name) again: exiting at once" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
             exit(ExitStatus.failure.rawValue)
         }
         log.write(.info, "\(name): stopping")
@@ -149,7 +148,7 @@ final class SignalReactions: Sendable {
         // anything else hang, so a stop request always ends the process.
         let backstop = bus.configuration.bus.stopTimeout + .seconds(5)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(backstop.components.seconds * 1000))) {
-            ExecChildren.killAll()
+            self.registry.runExitHooks()
             self.log.write(.error, "did not stop within \(backstop); exiting")
             exit(ExitStatus.failure.rawValue)
         }

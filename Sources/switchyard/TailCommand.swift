@@ -1,5 +1,4 @@
 import FoundationEssentials
-import LoggerPlugin
 import SwitchyardBus
 
 /// `switchyard tail [PATTERN] [-n N] [--count N] [--buffer N] [--overflow POLICY] [--json]`:

@@ -19,7 +19,7 @@ struct LocationHistoryTests {
     private func history(_ build: (inout Actions) -> Void) -> [LocationTrack] {
         var actions = Actions()
         build(&actions)
-        var history = LocationHistory()
+        var history = LocationHistory(sources: BuiltInPlugins.registry.positionSources)
         for action in actions.list { history.add(action) }
         return history.tracks
     }
@@ -37,7 +37,7 @@ struct LocationHistoryTests {
         }
         let track = try #require(tracks.first)
         #expect(tracks.count == 1)
-        #expect(track.kind == .gpsd)
+        #expect(track.kind == "gpsd")
         #expect(track.segments.count == 1)
         let points = track.points
         #expect(points.count == 2)
@@ -91,7 +91,7 @@ struct LocationHistoryTests {
     /// and with two segments the geometry is a MultiLineString.
     @Test func geojsonSegments() {
         let point = TrackPoint(latitude: 1, longitude: 2, time: Date(timeIntervalSince1970: 0), actionID: 7)
-        let track = LocationTrack(plugin: "gps", kind: .gpsd, segments: [[point], [point, point]])
+        let track = LocationTrack(plugin: "gps", kind: "gpsd", segments: [[point], [point, point]])
         let geometry = GeoJSONDocument.render([track])["features"]?.arrayValue?.first?["geometry"]
         #expect(geometry?["type"] == "MultiLineString")
         #expect(geometry?["coordinates"] == [[[2.0, 1.0], [2.0, 1.0]], [[2.0, 1.0], [2.0, 1.0]]])

@@ -8,17 +8,19 @@ extension Bus {
             readiness: { [weak self] in self?.readinessReport() ?? (false, ["the bus has stopped"]) },
             metrics: { [weak self] in self.map { BusMetrics.exposition(of: $0.metricsSnapshot()) } ?? "" },
             nextActionID: { [core] in core.store.nextSequence },
-            journalDirectory: storage?.journal == nil ? nil : storage?.dataDirectory
+            journalDirectory: storage?.journal == nil ? nil : storage?.dataDirectory,
+            dashboard: Array(DashboardPage.html(positionSources: registry.positionSources).utf8)
         )
     }
 
     /// Whether the bus is ready, as `/readyz` reports it: it has started (and is not stopping),
     /// every plugin runs (none pending, restarting after a failure, or given up on), and no
-    /// gpsd feed is stale or disconnected.
+    /// plugin's kind sees a problem with it (``PluginContributions/readiness``).
     nonisolated func readinessReport() -> (ready: Bool, problems: [String]) {
         var problems: [String] = []
         if !readiness.value || stopRequested.value { problems.append("the bus is not running (starting or stopping)") }
-        for plugin in runners.map(\.statistics) {
+        let statistics = runners.map(\.statistics)
+        for plugin in statistics {
             switch plugin.status {
             case .running, .stopped: break
             case .pending: problems.append("plugin \(plugin.name) has not started")
@@ -26,11 +28,10 @@ extension Bus {
             case .failed: problems.append("plugin \(plugin.name) failed and was given up on: \(plugin.lastError ?? "no error text")")
             }
         }
-        let state = core.store.currentState
-        for declaration in configuration.plugins where declaration.kind == "gpsd" {
-            if let status = state.value(atPath: declaration.name + ".status")?.stringValue, ["stale", "disconnected", "connecting"].contains(status) {
-                problems.append("gpsd plugin \(declaration.name) is \(status)")
-            }
+        let (state, results) = (core.store.currentState, core.counters.outcomes())
+        for plugin in statistics {
+            guard let condition = registry.type(forKind: plugin.kind)?.contributions.readiness else { continue }
+            problems += condition(PluginObservation(plugin, state: state, results: results))
         }
         return (problems.isEmpty, problems)
     }
@@ -38,15 +39,11 @@ extension Bus {
     /// The counters `/metrics` shows, read now.
     nonisolated func metricsSnapshot() -> BusMetrics.Snapshot {
         let (types, other) = core.counters.byType()
-        let state = core.store.currentState
-        var gpsd: [String: JSON] = [:]
-        for declaration in configuration.plugins where declaration.kind == "gpsd" {
-            gpsd[declaration.name] = state[declaration.name] ?? .null
-        }
         let statistics = self.statistics
-        return BusMetrics.Snapshot(statistics: statistics, actionsByType: types, otherActions: other,
-                                   process: .current(), outcomes: core.counters.outcomes(),
+        let contributed = PluginMetrics.collect(registry: registry, statistics: statistics.plugins, state: core.store.currentState,
+                                                results: core.counters.outcomes())
+        return BusMetrics.Snapshot(statistics: statistics, actionsByType: types, otherActions: other, process: .current(),
                                    journalSync: statistics.journal == nil ? nil : LatencyHistogram.journalSync.snapshot,
-                                   journalSyncBounds: LatencyHistogram.journalSync.bounds, gpsd: gpsd)
+                                   journalSyncBounds: LatencyHistogram.journalSync.bounds, contributed: contributed)
     }
 }

@@ -13,4 +13,7 @@ struct HTTPBackend: Sendable {
     var nextActionID: @Sendable () -> UInt64
     /// The data directory whose journal an event stream resumes from; `nil` without a journal.
     var journalDirectory: String?
+    /// The dashboard page `GET /` serves, made once: it shows maps for the kinds with a
+    /// position source among the bus's plugin kinds.
+    var dashboard: [UInt8]
 }

@@ -99,7 +99,7 @@ struct HTTPRouter: Sendable {
         case "/api/actions":
             return stream(request)
         default:
-            return .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(DashboardPage.html.utf8)))
+            return .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: backend.dashboard))
         }
     }
 

@@ -9,13 +9,11 @@ enum BusMetrics {
         var actionsByType: [String: UInt64]
         var otherActions: UInt64
         var process: ProcessMetrics
-        /// Fetch results by plugin, outcome and kind (see ``BusCounters/Outcome``).
-        var outcomes: [BusCounters.Outcome: UInt64] = [:]
         /// The journal's flush latencies.
         var journalSync: LatencyHistogram.Counts?
         var journalSyncBounds: [Double] = []
-        /// Each gpsd plugin's slice, by plugin name.
-        var gpsd: [String: JSON] = [:]
+        /// The families plugin kinds contribute, with the plugins of each kind.
+        var contributed: [PluginMetrics] = []
     }
 
     /// The exposition of `snapshot`.
@@ -58,9 +56,8 @@ enum BusMetrics {
             out.single("switchyard_http_streams", .gauge, "Event-stream clients connected.", Double(http.streams))
             out.single("switchyard_http_streams_dropped_total", .counter, "Event-stream clients dropped because they fell behind.", Double(http.streamsDropped))
         }
-        fetches(snapshot, into: &out)
-        gpsd(snapshot.gpsd, into: &out)
-        reported(statistics.plugins, into: &out)
+        for kind in snapshot.contributed { kind.write(into: &out) }
+        reported(statistics.plugins, shownBy: snapshot.contributed, into: &out)
         out.single("switchyard_process_resident_memory_bytes", .gauge, "Resident memory of the bus process.", Double(snapshot.process.residentBytes))
         out.single("switchyard_process_open_fds", .gauge, "Open file descriptors of the bus process.", Double(snapshot.process.openDescriptors))
         out.single("switchyard_process_max_fds", .gauge, "The bus process's file descriptor limit.", Double(snapshot.process.maximumDescriptors))
@@ -80,61 +77,13 @@ enum BusMetrics {
         out.sample(name + "_count", [], Double(counts.count))
     }
 
-    private static func fetches(_ snapshot: Snapshot, into out: inout PrometheusText) {
-        let fetchers = Set(snapshot.statistics.plugins.filter { $0.kind == "network-fetch" }.map(\.name))
-        out.family("switchyard_fetch_results_total", .counter, "Results of network-fetch plugins: loaded, or failed by kind (network, timeout, http, decode).")
-        for (outcome, count) in snapshot.outcomes.sorted(by: { ($0.key.plugin, $0.key.outcome, $0.key.kind) < ($1.key.plugin, $1.key.outcome, $1.key.kind) })
-            where fetchers.contains(outcome.plugin) {
-            out.sample("switchyard_fetch_results_total", [("plugin", outcome.plugin), ("outcome", outcome.outcome), ("kind", outcome.kind)], Double(count))
-        }
-    }
-
-    private static func gpsd(_ slices: [String: JSON], into out: inout PrometheusText) {
-        let sorted = slices.sorted { $0.key < $1.key }
-        out.family("switchyard_gpsd_fix_mode", .gauge, "The last fix's mode: 0 unknown, 1 no fix, 2 2D, 3 3D.")
-        for (name, slice) in sorted {
-            out.sample("switchyard_gpsd_fix_mode", [("plugin", name)], Double(slice["fix"]?["mode"]?.intValue ?? 0))
-        }
-        out.family("switchyard_gpsd_satellites_used", .gauge, "Satellites used in the last fix, from the last sky report.")
-        for (name, slice) in sorted {
-            out.sample("switchyard_gpsd_satellites_used", [("plugin", name)], Double(slice["satellites"]?["used"]?.intValue ?? 0))
-        }
-        out.family("switchyard_gpsd_satellites_visible", .gauge, "Satellites visible in the last sky report.")
-        for (name, slice) in sorted {
-            out.sample("switchyard_gpsd_satellites_visible", [("plugin", name)], Double(slice["satellites"]?["visible"]?.intValue ?? 0))
-        }
-        out.family("switchyard_gpsd_connected", .gauge, "1 while the gpsd feed is connected and fresh, else 0.")
-        for (name, slice) in sorted {
-            out.sample("switchyard_gpsd_connected", [("plugin", name)], slice["status"]?.stringValue == "connected" ? 1 : 0)
-        }
-    }
-
-    /// NATS bridges' and gpsd feeds' counters under their own names; every other reported
-    /// counter as `switchyard_plugin_counter`.
-    private static func reported(_ plugins: [PluginStatistics], into out: inout PrometheusText) {
-        let named: [String: [(String, String, PrometheusText.Kind, String)]] = [
-            "nats": [
-                ("published", "switchyard_nats_published_total", .counter, "Actions a NATS bridge published."),
-                ("received", "switchyard_nats_received_total", .counter, "Actions a NATS bridge received from other buses."),
-                ("buffered", "switchyard_nats_buffered", .gauge, "Actions a NATS bridge holds unsent."),
-                ("dropped", "switchyard_nats_dropped_total", .counter, "Actions a NATS bridge dropped."),
-            ],
-            "gpsd": [
-                ("readPauses", "switchyard_gpsd_read_pauses_total", .counter, "Times a gpsd feed stopped reading because the bus was behind."),
-                ("overrunDisconnects", "switchyard_gpsd_overrun_disconnects_total", .counter,
-                 "Connections gpsd ended while the bus was behind (the reports gpsd held are lost)."),
-            ],
-        ]
-        for kind in named.keys.sorted() {
-            let owners = plugins.filter { $0.kind == kind }
-            for (key, name, type, help) in named[kind] ?? [] {
-                out.family(name, type, help)
-                for owner in owners { out.sample(name, [("plugin", owner.name)], Double(owner.reported[key] ?? 0)) }
-            }
-        }
+    /// Every reported counter no contributed family shows, as `switchyard_plugin_counter`.
+    private static func reported(_ plugins: [PluginStatistics], shownBy contributed: [PluginMetrics], into out: inout PrometheusText) {
+        var shown: [String: Set<String>] = [:]
+        for kind in contributed { shown[kind.kind, default: []].formUnion(kind.families.flatMap(\.counters)) }
         out.family("switchyard_plugin_counter", .gauge, "Counters plugins report about themselves, by name.")
         for plugin in plugins {
-            let own = Set((named[plugin.kind] ?? []).map(\.0))
+            let own = shown[plugin.kind] ?? []
             for (key, value) in plugin.reported.sorted(by: { $0.key < $1.key }) where !own.contains(key) {
                 out.sample("switchyard_plugin_counter", [("plugin", plugin.name), ("kind", plugin.kind), ("name", key)], Double(value))
             }

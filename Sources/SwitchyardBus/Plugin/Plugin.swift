@@ -52,6 +52,10 @@ public protocol Plugin: Sendable {
     /// When the bus may count the plugin as started. Default: ``PluginReadiness/immediate``.
     var readiness: PluginReadiness { get }
 
+    /// What the kind shows beyond its own actions and state: metric families, readiness
+    /// conditions, a position source, an exit hook. Default: nothing.
+    static var contributions: PluginContributions { get }
+
     /// Runs until the task is cancelled. Throwing reports a failure and restarts the plugin
     /// according to its restart policy; returning early ends it (restarted only with `always`).
     func run(context: PluginContext) async throws

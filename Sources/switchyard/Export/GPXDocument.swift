@@ -35,7 +35,7 @@ enum GPXDocument {
         }
         text += "  </metadata>\n"
         for track in tracks {
-            text += "  <trk>\n    <name>\(escaped(track.plugin))</name>\n    <src>\(track.kind.rawValue)</src>\n"
+            text += "  <trk>\n    <name>\(escaped(track.plugin))</name>\n    <src>\(track.kind)</src>\n"
             for segment in track.segments {
                 text += "    <trkseg>\n"
                 for point in segment { text += trackPoint(point, plugin: track.plugin) }

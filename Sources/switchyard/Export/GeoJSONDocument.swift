@@ -44,7 +44,7 @@ enum GeoJSONDocument {
         }
         var properties: [String: JSON] = [
             "name": .string(track.plugin),
-            "kind": .string(track.kind.rawValue),
+            "kind": .string(track.kind),
             "points": .integer(Int64(points.count)),
             "coordinateProperties": .object(perPoint),
         ]

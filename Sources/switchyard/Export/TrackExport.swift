@@ -35,6 +35,8 @@ struct TrackExport: Sendable {
     let format: Format
     /// Only this plugin's track; `nil` for every plugin's.
     let plugin: String?
+    /// What reads positions from actions: the program's plugin kinds'.
+    let sources = BuiltInPlugins.registry.positionSources
 
     /// - Throws: ``UsageError`` when `--plugin` comes without a location format, or with
     ///   `--types` (the format picks the actions).
@@ -52,7 +54,7 @@ struct TrackExport: Sendable {
     /// The document for the tracks of `actions` (in journal order), written at `created`.
     /// - Throws: ``NothingToExport`` when there is no position (of `plugin`).
     func document(_ actions: some Sequence<BusAction>, range: String, created: Date) throws(NothingToExport) -> [UInt8] {
-        var history = LocationHistory()
+        var history = LocationHistory(sources: sources)
         for action in actions { history.add(action) }
         var tracks = history.tracks
         if let plugin {
@@ -64,7 +66,8 @@ struct TrackExport: Sendable {
             }
         }
         guard !tracks.isEmpty else {
-            throw NothingToExport(description: "no positions \(range): no location-emitter NAME/changed or gpsd NAME/fix with a 2D or 3D fix")
+            let kinds = sources.map { "\($0.kind) \($0.source.summary)" }.joined(separator: " or ")
+            throw NothingToExport(description: "no positions \(range): no \(kinds)")
         }
         switch format {
         case .gpx: return Array(GPXDocument.render(tracks, created: created).utf8)

@@ -9,8 +9,8 @@ extension DashboardPage {
         let mapTiles = null;
 
         // A stream of the plugin's own actions, from HISTORY actions back, so the recent track
-        // shows at once; the same contract as `journal export`: NAME/changed of a location
-        // emitter, NAME/fix with a 2D or 3D fix of gpsd.
+        // shows at once; positions read as `journal export` reads them: by the position source
+        // of the plugin's kind (POSITION_SOURCES, from the server).
         function ensureMap(name, kind, lastSequence) {
           if (maps.has(name)) return;
           $("no-maps").hidden = true;
@@ -23,7 +23,7 @@ extension DashboardPage {
           svg.dataset.points = "0";
           figure.append(caption, svg);
           $("maps").appendChild(figure);
-          const map = { name, kind, caption, svg, points: [], pending: false };
+          const map = { name, kind, source: POSITION_SOURCES[kind], caption, svg, points: [], pending: false };
           maps.set(name, map);
           const query = new URLSearchParams({ pattern: name + "/*" });
           if (lastSequence > 0) query.set("lastEventId", String(Math.max(0, lastSequence - HISTORY)));
@@ -43,18 +43,14 @@ extension DashboardPage {
         }
 
         function position(map, action) {
-          const payload = action.payload || {};
-          if (action.source !== map.name) return null;
-          let latitude, longitude, accuracy;
-          if (map.kind === "gpsd" && action.type === map.name + "/fix" && payload.mode >= 2) {
-            latitude = payload.lat; longitude = payload.lon; accuracy = payload.eph;
-          } else if (map.kind === "location-emitter" && action.type === map.name + "/changed") {
-            latitude = payload.latitude; longitude = payload.longitude; accuracy = payload.horizontalAccuracy;
-          } else {
-            return null;
-          }
+          const payload = action.payload || {}, source = map.source;
+          if (action.source !== map.name || action.type !== map.name + "/" + source.action) return null;
+          if (source.minimumMode !== undefined && !(payload.mode >= source.minimumMode)) return null;
+          const latitude = payload[source.latitude], longitude = payload[source.longitude];
+          const accuracy = source.horizontalAccuracy === undefined ? null : payload[source.horizontalAccuracy];
           if (typeof latitude !== "number" || typeof longitude !== "number" || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
-          return { latitude, longitude, accuracy: typeof accuracy === "number" ? accuracy : null, time: payload.timestamp || payload.time || action.time };
+          return { latitude, longitude, accuracy: typeof accuracy === "number" ? accuracy : null,
+            time: (source.time !== undefined && payload[source.time]) || action.time };
         }
 
         // Web Mercator world pixels at `zoom`.

@@ -19,7 +19,7 @@ extension DashboardPage {
             ];
             for (const [value, className] of cells) row.appendChild(element("td", className, value === undefined || value === null ? "" : String(value)));
             rows.push(row);
-            if (plugin.kind === "location-emitter" || plugin.kind === "gpsd") {
+            if (Object.hasOwn(POSITION_SOURCES, plugin.kind)) {
               ensureMap(plugin.name, plugin.kind, stats.journal ? stats.journal.lastSequence || 0 : 0);
             }
           }

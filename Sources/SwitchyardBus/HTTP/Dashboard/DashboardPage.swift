@@ -4,17 +4,23 @@
 ///
 /// Panels: the live action feed (`/api/actions` as Server-Sent Events, a type-pattern filter,
 /// pause, a click shows one action with its `cause` chain), plugin health (`/api/stats`), a map
-/// per `location-emitter` and `gpsd` plugin (an SVG track on a projected grid with a scale bar;
-/// OpenStreetMap-style tiles underneath when `stats.http.tiles` names a URL template) and the
-/// live state tree (`/api/state`, collapsible, changed paths highlighted).
+/// per plugin whose kind has a ``PositionSource`` (an SVG track on a projected grid with a scale
+/// bar; OpenStreetMap-style tiles underneath when `stats.http.tiles` names a URL template) and
+/// the live state tree (`/api/state`, collapsible, changed paths highlighted).
 ///
 /// For tests and scripts the page writes what it shows into attributes: `body[data-connection]`,
 /// `body[data-feed-received]`, `body[data-state-loaded]`, `svg[data-plugin][data-points]`,
 /// `[data-path]` on every state leaf.
 enum DashboardPage {
-    /// The whole page.
-    static let html: String = head + "<style>\n" + style + "</style>\n</head>\n" + body
-        + "<script>\n\"use strict\";\n" + coreScript + viewScript + mapScript + "start();\n</script>\n</body>\n</html>\n"
+    /// The whole page, its script told where each kind of `positionSources` carries positions.
+    static func html(positionSources: [(kind: String, source: PositionSource)]) -> String {
+        var sources: [String: JSON] = [:]
+        for (kind, source) in positionSources { sources[kind] = source.json }
+        // `<` as an escape, so no string in the data can end the script element.
+        let data = JSON.object(sources).serialized().split(separator: "<", omittingEmptySubsequences: false).joined(separator: "\\u003c")
+        return head + "<style>\n" + style + "</style>\n</head>\n" + body + "<script>\n\"use strict\";\n"
+            + "const POSITION_SOURCES = " + data + ";\n" + coreScript + viewScript + mapScript + "start();\n</script>\n</body>\n</html>\n"
+    }
 
     private static let head = """
         <!doctype html>
@@ -58,7 +64,7 @@ enum DashboardPage {
           </section>
           <section class="panel" id="maps-panel">
             <h2>Location</h2>
-            <div id="maps"><p class="muted" id="no-maps">No location-emitter or gpsd plugin.</p></div>
+            <div id="maps"><p class="muted" id="no-maps">No plugin reports positions.</p></div>
           </section>
           <section class="panel" id="state-panel">
             <h2>State</h2>

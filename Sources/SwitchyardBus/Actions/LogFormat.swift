@@ -1,6 +1,5 @@
-import SwitchyardBus
-
-/// How the logger writes one action.
+/// How one action is written as a line: by the logger plugin, `switchyard tail` and
+/// `switchyard journal show`.
 public enum LogFormat: String, Sendable, Hashable, CaseIterable {
     /// `2026-11-22T09:30:00.125Z #12 location/changed source=location cause=#11 {"latitude":…}`
     case text

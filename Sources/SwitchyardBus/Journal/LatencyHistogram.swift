@@ -3,15 +3,15 @@ import SwitchyardIO
 
 /// A cumulative histogram of durations with fixed buckets, as Prometheus shows them: thread
 /// safe, one lock per observation.
-final class LatencyHistogram: Sendable {
+package final class LatencyHistogram: Sendable {
     /// Bucket upper bounds in seconds.
-    let bounds: [Double]
+    package let bounds: [Double]
 
-    struct Counts: Sendable, Hashable {
+    package struct Counts: Sendable, Hashable {
         /// Observations at or below each bound (not cumulative; the exposition sums them).
-        var buckets: [UInt64]
-        var count: UInt64 = 0
-        var sum: Double = 0
+        package var buckets: [UInt64]
+        package var count: UInt64 = 0
+        package var sum: Double = 0
     }
 
     private let counts: Mutex<Counts>
@@ -33,8 +33,8 @@ final class LatencyHistogram: Sendable {
     }
 
     /// The figures so far.
-    var snapshot: Counts { counts.withLock { $0 } }
+    package var snapshot: Counts { counts.withLock { $0 } }
 
     /// How long the journal's flushes to disk (`fdatasync`) take, over the whole process.
-    static let journalSync = LatencyHistogram(bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
+    package static let journalSync = LatencyHistogram(bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
 }

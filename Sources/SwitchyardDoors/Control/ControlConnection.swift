@@ -7,7 +7,7 @@ import SwitchyardIO
 /// through the outbox from tasks; everything else happens on the loop's thread.
 final class ControlConnection: HostedConnection {
     let channel: any StreamChannel
-    let outbox: ControlOutbox
+    let outbox: ConnectionOutbox
     var session: ControlSession
     unowned let host: ControlHost
     /// A send failed: replies are discarded from now on.
@@ -29,7 +29,7 @@ final class ControlConnection: HostedConnection {
     init(channel: any StreamChannel, limits: ControlLimits, host: ControlHost, server: ControlServer) {
         self.channel = channel
         self.host = host
-        let outbox = ControlOutbox(capacity: limits.watcherBufferBytes)
+        let outbox = ConnectionOutbox(capacity: limits.watcherBufferBytes)
         self.outbox = outbox
         self.session = ControlSession(maximumLineLength: limits.maximumLineLength)
         self.dispatchCompletion = .outcome(ControlHost.dispatchCompletion(outbox: outbox, server: server))

@@ -242,7 +242,7 @@ final class ControlHost: ConnectionHost {
 
     /// The completion every dispatch of a connection shares: made once per connection, as
     /// it captures nothing of the action.
-    static func dispatchCompletion(outbox: ControlOutbox, server: ControlServer) -> @Sendable (DispatchOutcome) -> Void {
+    static func dispatchCompletion(outbox: ConnectionOutbox, server: ControlServer) -> @Sendable (DispatchOutcome) -> Void {
         { outcome in
             switch outcome {
             case .dispatched(let id):

@@ -11,11 +11,11 @@ import SwitchyardIO
 final class ControlServer: SocketServer {
     let path: String
     let limits: ControlLimits
-    let backend: ControlBackend
+    let backend: DoorBackend
     let log: LogSink
     let lifecycle: ServerLifecycle<ControlStatistics>
 
-    private init(path: String, limits: ControlLimits, backend: ControlBackend, log: LogSink, listener: Int32, loop: EventLoop) {
+    private init(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink, listener: Int32, loop: EventLoop) {
         self.path = path
         self.limits = limits
         self.backend = backend
@@ -26,7 +26,7 @@ final class ControlServer: SocketServer {
     /// Listens on `path` and starts serving on the process's event loop.
     /// - Throws: ``UnixSocket/Failure`` when a live bus listens on `path`, the socket cannot
     ///   be created or the event loop cannot start.
-    static func start(path: String, limits: ControlLimits, backend: ControlBackend, log: LogSink) throws(UnixSocket.Failure) -> ControlServer {
+    static func start(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink) throws(UnixSocket.Failure) -> ControlServer {
         let loop = try sharedLoop()
         let listener = try UnixSocket.listen(at: path, backlog: 128)
         let server = ControlServer(path: path, limits: limits, backend: backend, log: log, listener: listener, loop: loop)

@@ -15,7 +15,7 @@ struct ControlWatcher: Sendable {
     let states: Broadcast<JSON>.Subscription?
     let statePath: String?
     let options: WatchOptions
-    let outbox: ControlOutbox
+    let outbox: ConnectionOutbox
     let limits: ControlLimits
     let wake: @Sendable () -> Void
 

@@ -1,17 +1,6 @@
 import FoundationEssentials
 
 extension Bus {
-    /// What the HTTP server serves from this bus.
-    nonisolated func httpBackend() -> HTTPBackend {
-        HTTPBackend(
-            control: controlBackend(),
-            readiness: { [weak self] in self?.readinessReport() ?? (false, ["the bus has stopped"]) },
-            metrics: { [weak self] in self.map { BusMetrics.exposition(of: $0.metricsSnapshot()) } ?? "" },
-            nextActionID: { [core] in core.store.nextSequence },
-            journalDirectory: storage?.journal == nil ? nil : storage?.dataDirectory
-        )
-    }
-
     /// Whether the bus is ready, as `/readyz` reports it: it has started (and is not stopping),
     /// every plugin runs (none pending, restarting after a failure, or given up on), and no
     /// gpsd feed is stale or disconnected.

@@ -8,7 +8,7 @@ import SwitchyardIO
 /// everything else happens on the loop's thread.
 final class HTTPConnection: HostedConnection {
     let channel: any StreamChannel
-    let outbox: ControlOutbox
+    let outbox: ConnectionOutbox
     var parser: HTTPRequestParser
     unowned let host: HTTPHost
     /// A dispatch is in flight: no request is taken until its response is queued.
@@ -32,7 +32,7 @@ final class HTTPConnection: HostedConnection {
     init(channel: any StreamChannel, limits: HTTPLimits, budget: OutboxBudget, host: HTTPHost) {
         self.channel = channel
         self.host = host
-        outbox = ControlOutbox(capacity: limits.streamBufferBytes, budget: budget)
+        outbox = ConnectionOutbox(capacity: limits.streamBufferBytes, budget: budget)
         parser = HTTPRequestParser(limits: limits)
     }
 

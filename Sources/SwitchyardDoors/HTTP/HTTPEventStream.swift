@@ -13,7 +13,7 @@ struct HTTPEventStream: Sendable {
     let pattern: TypePattern
     let lastEventID: UInt64?
     let journalDirectory: String?
-    let outbox: ControlOutbox
+    let outbox: ConnectionOutbox
     let limits: HTTPLimits
     let wake: @Sendable () -> Void
 

@@ -144,7 +144,7 @@ final class HTTPHost: ConnectionHost {
             connection.awaitingResponse = true
             let outbox = connection.outbox
             let server = self.server
-            _ = server.backend.control.dispatch([action]) { outcome in
+            _ = server.backend.dispatch([action]) { outcome in
                 var response: HTTPResponse
                 switch outcome {
                 case .dispatched(let id): response = .json(["id": .integer(Int64(clamping: id)), "ok": true])
@@ -182,7 +182,7 @@ final class HTTPHost: ConnectionHost {
         let limits = server.limits
         let server = self.server
         let stream = HTTPEventStream(
-            actions: server.backend.control.actions(pattern, limits.streamBufferActions, .dropNewest),
+            actions: server.backend.actions(pattern, limits.streamBufferActions, .dropNewest),
             pattern: pattern, lastEventID: lastEventID, journalDirectory: server.backend.journalDirectory,
             outbox: connection.outbox, limits: limits, wake: { server.wake() }
         )

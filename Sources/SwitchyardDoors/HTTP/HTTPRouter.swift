@@ -29,7 +29,7 @@ struct HTTPRouter: Sendable {
     /// Paths served without the token: probes of load balancers and orchestrators.
     static let openPaths: Set<String> = ["/healthz", "/readyz"]
 
-    let backend: HTTPBackend
+    let backend: DoorBackend
     let authorization: HTTPAuthorization
     let site: HTTPSitePolicy
 
@@ -77,7 +77,6 @@ struct HTTPRouter: Sendable {
     }
 
     private func serve(_ path: String, _ request: HTTPRequest) -> Route {
-        let control = backend.control
         switch path {
         case "/healthz":
             return .respond(.text("ok"))
@@ -88,12 +87,12 @@ struct HTTPRouter: Sendable {
             return .respond(.text(backend.metrics(), contentType: "text/plain; version=0.0.4; charset=utf-8"))
         case "/api/state":
             let statePath = request.query["path"] ?? ""
-            guard let value = control.state().value(atPath: statePath) else {
+            guard let value = backend.state().value(atPath: statePath) else {
                 return .respond(.error(status: 404, code: "not-found", ControlError.notFound(path: statePath).message))
             }
             return .respond(.json(["ok": true, "state": value]))
         case "/api/stats":
-            return .respond(.json(["ok": true, "stats": control.statistics()]))
+            return .respond(.json(["ok": true, "stats": backend.statistics()]))
         case "/api/dispatch":
             return dispatch(request)
         case "/api/actions":

@@ -10,13 +10,13 @@ import SwitchyardIO
 final class HTTPServer: SocketServer {
     let settings: HTTPSettings
     let limits: HTTPLimits
-    let backend: HTTPBackend
+    let backend: DoorBackend
     let log: LogSink
     /// The port listened on (the one the system chose for port 0).
     let port: Int
     let lifecycle: ServerLifecycle<HTTPStatistics>
 
-    private init(settings: HTTPSettings, limits: HTTPLimits, backend: HTTPBackend, log: LogSink, listener: Int32, port: Int, loop: EventLoop) {
+    private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int, loop: EventLoop) {
         self.settings = settings
         self.limits = limits
         self.backend = backend
@@ -32,7 +32,7 @@ final class HTTPServer: SocketServer {
     /// Listens on the settings' address and starts serving on the process's event loop.
     /// - Throws: ``UnixSocket/Failure`` when the address cannot be listened on (in use, say)
     ///   or the event loop cannot start.
-    static func start(settings: HTTPSettings, limits: HTTPLimits, backend: HTTPBackend, log: LogSink) throws(UnixSocket.Failure) -> HTTPServer {
+    static func start(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink) throws(UnixSocket.Failure) -> HTTPServer {
         let loop = try sharedLoop()
         let (listener, port) = try TCPListener.listen(host: settings.host, port: settings.port, backlog: 128)
         let server = HTTPServer(settings: settings, limits: limits, backend: backend, log: log, listener: listener, port: port, loop: loop)

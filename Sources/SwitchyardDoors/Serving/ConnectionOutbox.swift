@@ -7,7 +7,7 @@ import Synchronization
 /// of the server's ``OutboxBudget`` when it has one, is told so (a watcher is then dropped)
 /// instead of growing the queue. Producers wake the I/O thread
 /// after each call; the server coalesces those wake-ups.
-final class ControlOutbox: Sendable {
+final class ConnectionOutbox: Sendable {
     /// What the I/O thread collects besides bytes.
     struct Events: Sendable, Hashable {
         /// Requests answered since the last collection.
@@ -190,7 +190,7 @@ final class ControlOutbox: Sendable {
     }
 }
 
-extension ControlOutbox.State {
+extension ConnectionOutbox.State {
     /// Gives back everything counted in `budget`: the queued bytes were discarded.
     fileprivate mutating func releaseBudget(_ budget: OutboxBudget?) {
         budget?.give(budgeted)

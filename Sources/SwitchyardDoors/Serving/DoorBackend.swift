@@ -1,8 +1,9 @@
 import SwitchyardStreams
 
-/// What the control server needs from its bus, as closures so the server can be tested on
-/// its own.
-struct ControlBackend: Sendable {
+/// What the doors need from their bus, the one interface from every door to it: built once per
+/// bus (``init(bus:)``), shared by the control socket and HTTP; as closures, so a door can be
+/// tested on its own.
+struct DoorBackend: Sendable {
     /// Dispatches actions, in order, without waiting, and calls the completion once per action
     /// with its sequence number once it is reduced, journaled and published; with
     /// ``DispatchOutcome/stopping`` when the bus is stopping and did not take it,
@@ -28,4 +29,14 @@ struct ControlBackend: Sendable {
     /// The go-aheads of a step-by-step replay, which `step` requests give; `nil` for any
     /// other bus (they are answered `not-stepping`).
     var steps: ReplaySteps? = nil
+    /// Whether the bus is ready (every plugin started, none failing, no feed stale), and why
+    /// not: one line per problem.
+    var readiness: @Sendable () -> (ready: Bool, problems: [String])
+    /// The Prometheus text exposition of the bus's counters.
+    var metrics: @Sendable () -> String
+    /// The id the next accepted action gets: a `Last-Event-ID` at or past it names an action
+    /// the bus never published.
+    var nextActionID: @Sendable () -> UInt64
+    /// The data directory whose journal an event stream resumes from; `nil` without a journal.
+    var journalDirectory: String?
 }

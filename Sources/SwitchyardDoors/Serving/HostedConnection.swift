@@ -13,7 +13,7 @@ protocol HostedConnection: StreamHandler {
     /// The socket.
     var channel: any StreamChannel { get }
     /// The bytes waiting to go out, written by the loop and by the connection's tasks.
-    var outbox: ControlOutbox { get }
+    var outbox: ConnectionOutbox { get }
     /// Who serves the connection.
     var host: Host { get }
     /// A send failed (or reading ended with an error): what is queued is discarded from now on.

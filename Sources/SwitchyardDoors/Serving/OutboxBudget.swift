@@ -7,7 +7,7 @@ import Synchronization
 /// A client that keeps up holds little: its outbox stays under ``floor``, and within the
 /// floor an append is always counted and never refused, so such a client is never the one
 /// dropped when the budget runs out. Past the floor, an append that would take the total
-/// past ``limit`` is refused (the outbox answers ``ControlOutbox/AppendResult/overCapacity``,
+/// past ``limit`` is refused (the outbox answers ``ConnectionOutbox/AppendResult/overCapacity``,
 /// and a stream is dropped). The total is therefore at most `limit` plus `floor` and one
 /// line per outbox.
 final class OutboxBudget: Sendable {

@@ -38,8 +38,6 @@ public enum ControlRequest: Sendable, Hashable {
         "step": ["op"],
     ]
 
-    private static let actionMembers: Set<String> = ["type", "payload", "source", "cause", "id", "time"]
-
     /// Parses one request line (without its newline).
     /// - Throws: ``ControlError`` with code `malformed-json`, `invalid-request`, `missing-field`,
     ///   `invalid-field`, `unknown-op` or `invalid-action`.
@@ -72,13 +70,13 @@ public enum ControlRequest: Sendable, Hashable {
         guard let opValue = members["op"] else { throw .missingField("op", op: nil) }
         guard let op = opValue.stringValue else { throw .invalidField("op", "expected a string, got \(opValue.kindDescription)") }
         guard let allowed = Self.members[op] else { throw .unknownOp(op) }
-        if let unknown = Self.firstUnknown(in: members, allowed: allowed) {
-            throw .invalidField(unknown, Self.unknownMember(unknown, of: "\"\(op)\"", allowed: allowed))
+        if let unknown = ActionBody.firstUnknown(in: members, allowed: allowed) {
+            throw .invalidField(unknown, ActionBody.unknownMember(unknown, of: "\"\(op)\"", allowed: allowed))
         }
         switch op {
         case "dispatch":
             guard let action = members["action"] else { throw .missingField("action", op: op) }
-            self = .dispatch(try Self.action(action))
+            self = .dispatch(try ActionBody.parse(action))
         case "state":
             self = .state(path: try Self.path(members["path"], field: "path") ?? "")
         case "watch":
@@ -123,37 +121,11 @@ public enum ControlRequest: Sendable, Hashable {
         }
     }
 
-    private static func action(_ value: JSON) throws(ControlError) -> BusAction {
-        if case .object(let members) = value, let unknown = firstUnknown(in: members, allowed: actionMembers) {
-            throw .invalidAction(unknownMember(unknown, of: "an action", allowed: actionMembers))
-        }
-        do {
-            // The bus stamps id and time; whatever the client sent for them is ignored.
-            let parsed = try BusAction(json: value, defaultSource: "control")
-            return BusAction(type: parsed.type, payload: parsed.payload, source: parsed.source, cause: parsed.cause)
-        } catch {
-            throw .invalidAction(error.description)
-        }
-    }
-
     private static func path(_ value: JSON?, field: String) throws(ControlError) -> String? {
         guard let value else { return nil }
         guard let path = value.stringValue else {
             throw .invalidField(field, "expected a dotted state path such as \"places.value\", got \(value.kindDescription)")
         }
         return path
-    }
-
-    /// The first unknown key in sorted order, so the error does not depend on hashing; the
-    /// sort happens only when there is one.
-    private static func firstUnknown(in members: [String: JSON], allowed: Set<String>) -> String? {
-        guard members.keys.contains(where: { !allowed.contains($0) }) else { return nil }
-        return members.keys.filter { !allowed.contains($0) }.min()
-    }
-
-    private static func unknownMember(_ key: String, of owner: String, allowed: Set<String>) -> String {
-        var text = "unknown member of \(owner)"
-        if let suggestion = DidYouMean.suggestion(for: key, among: allowed) { text += "; did you mean \"\(suggestion)\"?" }
-        return text + " (known: \(allowed.sorted().joined(separator: ", ")))"
     }
 }

@@ -24,9 +24,9 @@ final class ControlServer: SocketServer {
     }
 
     /// Listens on `path` and starts serving on the process's event loop.
-    /// - Throws: ``UnixSocket/Failure`` when a live bus listens on `path`, the socket cannot
+    /// - Throws: ``ListenFailure`` when a live bus listens on `path`, the socket cannot
     ///   be created or the event loop cannot start.
-    static func start(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink) throws(UnixSocket.Failure) -> ControlServer {
+    static func start(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink) throws(ListenFailure) -> ControlServer {
         let loop = try sharedLoop()
         let listener = try UnixSocket.listen(at: path, backlog: 128)
         let server = ControlServer(path: path, limits: limits, backend: backend, log: log, listener: listener, loop: loop)

@@ -3,18 +3,13 @@ import SwitchyardIO
 
 /// The control server's listening socket, with failures as text for the bus's errors.
 enum UnixSocket {
-    /// Why a socket call failed.
-    struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        var description: String
-    }
-
     /// The address of the socket file at `path`.
-    static func address(_ path: String) throws(Failure) -> (sockaddr_un, socklen_t) {
+    static func address(_ path: String) throws(ListenFailure) -> (sockaddr_un, socklen_t) {
         do {
             return try UnixAddress.make(path)
         } catch {
             let (count, limit) = error.pathLength ?? (0, UnixAddress.capacity)
-            throw Failure(description: "the socket path is \(count) bytes long; at most \(limit) fit (choose a shorter dataDirectory)")
+            throw ListenFailure(description: "the socket path is \(count) bytes long; at most \(limit) fit (choose a shorter dataDirectory)")
         }
     }
 
@@ -34,19 +29,19 @@ enum UnixSocket {
     /// A non-blocking listening socket at `path`, mode 0600. A socket file nobody listens on
     /// (left by a bus that was killed) is replaced.
     /// - Throws: ``Failure`` when a live listener holds `path`, or a call fails.
-    static func listen(at path: String, backlog: Int32) throws(Failure) -> Int32 {
+    static func listen(at path: String, backlog: Int32) throws(ListenFailure) -> Int32 {
         let (address, length) = try address(path)
         if isLive(path) {
-            throw Failure(description: "another bus is listening on it")
+            throw ListenFailure(description: "another bus is listening on it")
         }
         if unlink(path) != 0, errno != ENOENT {
-            throw Failure(description: "cannot remove the stale socket file: \(IOError.text(errno))")
+            throw ListenFailure(description: "cannot remove the stale socket file: \(IOError.text(errno))")
         }
         let descriptor: Int32
         do {
             descriptor = try Sockets.stream(family: AF_UNIX)
         } catch {
-            throw Failure(description: "cannot create a socket: \(IOError.text(error.errno ?? 0))")
+            throw ListenFailure(description: "cannot create a socket: \(IOError.text(error.errno ?? 0))")
         }
         var target = address
         let bound = withUnsafePointer(to: &target) {
@@ -56,7 +51,7 @@ enum UnixSocket {
         guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, backlog) == 0 else {
             let reason = IOError.text(errno)
             close(descriptor)
-            throw Failure(description: "cannot listen: \(reason)")
+            throw ListenFailure(description: "cannot listen: \(reason)")
         }
         return descriptor
     }

@@ -122,10 +122,7 @@ struct HTTPRouter: Sendable {
             return .respond(.error(status: 400, code: failure.code, failure.message))
         }
         do {
-            guard case .dispatch(let action) = try ControlRequest(json: ["op": "dispatch", "action": body]) else {
-                return .respond(.error(status: 400, code: "invalid-action", "the body is not an action"))
-            }
-            var stamped = action
+            var stamped = try ActionBody.parse(body)
             if case .object(let members) = body, members["source"] == nil { stamped.source = "http" }
             return .dispatch(stamped, headers: [:])
         } catch {

@@ -30,9 +30,9 @@ final class HTTPServer: SocketServer {
     }
 
     /// Listens on the settings' address and starts serving on the process's event loop.
-    /// - Throws: ``UnixSocket/Failure`` when the address cannot be listened on (in use, say)
+    /// - Throws: ``ListenFailure`` when the address cannot be listened on (in use, say)
     ///   or the event loop cannot start.
-    static func start(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink) throws(UnixSocket.Failure) -> HTTPServer {
+    static func start(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink) throws(ListenFailure) -> HTTPServer {
         let loop = try sharedLoop()
         let (listener, port) = try TCPListener.listen(host: settings.host, port: settings.port, backlog: 128)
         let server = HTTPServer(settings: settings, limits: limits, backend: backend, log: log, listener: listener, port: port, loop: loop)

@@ -6,8 +6,8 @@ enum TCPListener {
     /// A non-blocking socket listening on `host` (a numeric IPv4 or IPv6 address) and `port`
     /// (0: the system picks one), with `SO_REUSEADDR` so a restarted bus can listen at once.
     /// Returns the socket and the port it listens on.
-    /// - Throws: ``UnixSocket/Failure`` naming the failed call (the port in use, say).
-    static func listen(host: String, port: Int, backlog: Int32) throws(UnixSocket.Failure) -> (descriptor: Int32, port: Int) {
+    /// - Throws: ``ListenFailure`` naming the failed call (the port in use, say).
+    static func listen(host: String, port: Int, backlog: Int32) throws(ListenFailure) -> (descriptor: Int32, port: Int) {
         var storage = sockaddr_storage()
         let family: Int32
         let length: socklen_t
@@ -26,13 +26,13 @@ enum TCPListener {
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: &v6) { target.copyMemory(from: $0) } }
         } else {
-            throw UnixSocket.Failure(description: "\(host) is not a numeric address")
+            throw ListenFailure(description: "\(host) is not a numeric address")
         }
         let descriptor: Int32
         do {
             descriptor = try Sockets.stream(family: family)
         } catch {
-            throw UnixSocket.Failure(description: "cannot create a socket: \(IOError.text(error.errno ?? 0))")
+            throw ListenFailure(description: "cannot create a socket: \(IOError.text(error.errno ?? 0))")
         }
         var on: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -46,7 +46,7 @@ enum TCPListener {
         guard ok else {
             let reason = IOError.text(errno)
             close(descriptor)
-            throw UnixSocket.Failure(description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)")
+            throw ListenFailure(description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)")
         }
         let bound = withUnsafeBytes(of: &storage) { raw -> UInt16 in
             family == AF_INET ? raw.load(as: sockaddr_in.self).sin_port : raw.load(as: sockaddr_in6.self).sin6_port

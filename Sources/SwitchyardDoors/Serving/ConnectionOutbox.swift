@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The bytes waiting to go out on one control connection, with the events its I/O thread
-/// must learn of; filled from any task, sent by the I/O thread.
+/// The bytes waiting to go out on one connection of a door (the control socket's, HTTP's),
+/// with the events its I/O thread must learn of; filled from any task, sent by the I/O thread.
 ///
 /// Bounded: a producer that would push the queued bytes past ``capacity``, or past its share
 /// of the server's ``OutboxBudget`` when it has one, is told so (a watcher is then dropped)
@@ -68,7 +68,7 @@ final class ConnectionOutbox: Sendable {
     }
 
     /// Queues a reply to a request whatever its size: the connection stops taking requests
-    /// while replies wait (see ``ControlLimits``), which bounds them instead. Returns `false`
+    /// while replies wait (the control socket's watcher limits), which bounds them instead. Returns `false`
     /// when the outbox is closed.
     @discardableResult
     func appendReply(_ line: [UInt8]) -> Bool {

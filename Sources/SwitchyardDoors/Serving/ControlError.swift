@@ -1,4 +1,5 @@
 /// An error reply of the control protocol: a stable code for programs and a message for people.
+/// HTTP answers with the same codes (in its JSON error bodies), so both doors share it.
 ///
 /// On the wire: `{"ok":false,"error":{"code":"unknown-op","message":"..."}}`. Every error but
 /// ``tooSlow(_:)`` keeps the connection open.

@@ -20,12 +20,12 @@ protocol SocketServer: Sendable {
 
 extension SocketServer {
     /// The process's event loop, which every server's host runs on.
-    /// - Throws: ``UnixSocket/Failure`` when the loop cannot start.
-    static func sharedLoop() throws(UnixSocket.Failure) -> EventLoop {
+    /// - Throws: ``ListenFailure`` when the loop cannot start.
+    static func sharedLoop() throws(ListenFailure) -> EventLoop {
         do {
             return try EventLoop.shared()
         } catch {
-            throw UnixSocket.Failure(description: "cannot start the event loop: \(error)")
+            throw ListenFailure(description: "cannot start the event loop: \(error)")
         }
     }
 

@@ -1,8 +1,8 @@
 import SwitchyardStreams
 
-/// What the doors need from their bus, the one interface from every door to it: built once per
-/// bus (``init(bus:)``), shared by the control socket and HTTP; as closures, so a door can be
-/// tested on its own.
+/// What the doors need from their bus, the one interface from every door to it, the same type
+/// for the control socket and HTTP: each door builds it from the bus as it starts
+/// (``init(bus:steps:)``); as closures, so a door can be tested on its own.
 struct DoorBackend: Sendable {
     /// Dispatches actions, in order, without waiting, and calls the completion once per action
     /// with its sequence number once it is reduced, journaled and published; with

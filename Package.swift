@@ -40,8 +40,11 @@ let package = Package(
         // Portable: TestStore, ManualClock, TestSource and recorders for testing stores and streams.
         .library(name: "SwitchyardTesting", targets: ["SwitchyardTesting"]),
         // Linux: the bus runtime (actions, configuration, plugin API, supervision, journal,
-        // replay, doors); re-exports Switchyard.
+        // replay); re-exports Switchyard.
         .library(name: "SwitchyardBus", targets: ["SwitchyardBus"]),
+        // Linux: the doors (control socket, HTTP API, dashboard, metrics), services a bus runs;
+        // re-exports SwitchyardBus.
+        .library(name: "SwitchyardDoors", targets: ["SwitchyardDoors"]),
         // Linux: TestBus, for testing plugins and configurations on a bus in memory.
         .library(name: "SwitchyardBusTesting", targets: ["SwitchyardBusTesting"]),
         // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
@@ -55,6 +58,7 @@ let package = Package(
         .target(name: "SwitchyardStreams"),
         .target(name: "Switchyard", dependencies: ["SwitchyardStreams"]),
         .target(name: "SwitchyardBus", dependencies: ["Switchyard", "SwitchyardIO", "CSwitchyardChecksum"]),
+        .target(name: "SwitchyardDoors", dependencies: ["SwitchyardBus", "SwitchyardIO"]),
         // The processor's CRC-32C instruction for the journal's checksums, which Swift cannot reach.
         .target(name: "CSwitchyardChecksum"),
         // The one event loop (epoll, timers, sockets, pipes, children) under the control server
@@ -75,22 +79,22 @@ let package = Package(
         .executableTarget(name: "SwitchyardLauncher", linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(
             name: "switchyard",
-            dependencies: ["CSwitchyardStartup", "SwitchyardBus", "SwitchyardIO", "SwitchyardPlugins"]
+            dependencies: ["CSwitchyardStartup", "SwitchyardBus", "SwitchyardDoors", "SwitchyardIO", "SwitchyardPlugins"]
         ),
         // One runnable example per source article (Examples/Sources), each tested in ExamplesTests.
         .target(name: "SwitchyardExamples", dependencies: ["Switchyard"], path: "Examples/Sources"),
         .executableTarget(name: "switchyard-examples", dependencies: ["SwitchyardExamples"], path: "Examples/Runner"),
-        // Every runnable Swift snippet of the README, which quotes them verbatim (ReadmeSnippetTests).
-        .target(name: "SwitchyardSnippets", dependencies: ["SwitchyardBus", "SwitchyardTesting", "SwitchyardBusTesting"], path: "Examples/Snippets"),
-        .executableTarget(name: "switchyard-bench", dependencies: ["SwitchyardBus", "SwitchyardIO", "SwitchyardStreams", "NATSPlugin"]),
+        // Every runnable Swift snippet of the README and docs/, which quote them verbatim (ReadmeSnippetTests).
+        .target(name: "SwitchyardSnippets", dependencies: ["SwitchyardBus", "SwitchyardDoors", "SwitchyardTesting", "SwitchyardBusTesting"], path: "Examples/Snippets"),
+        .executableTarget(name: "switchyard-bench", dependencies: ["SwitchyardBus", "SwitchyardDoors", "SwitchyardIO", "SwitchyardStreams", "NATSPlugin"]),
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
-        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardIO"]),
+        .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardDoors", "SwitchyardIO"]),
         .testTarget(name: "SwitchyardIOTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO"]),
         // Uses the library only through its products, as a program depending on the package would.
         .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "SwitchyardBus", "SwitchyardTesting", "SwitchyardBusTesting"]),
         // The library through its products only; SwitchyardTestSupport holds test plumbing (deadlines), no library code.
-        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardPlugins", "SwitchyardTesting", "SwitchyardBusTesting"]),
+        .testTarget(name: "SwitchyardLibraryTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardDoors", "SwitchyardPlugins", "SwitchyardTesting", "SwitchyardBusTesting"]),
         .testTarget(name: "LoggerPluginTests", dependencies: ["LoggerPlugin", "SwitchyardBus", "SwitchyardBusTesting"]),
         .testTarget(name: "TimerPluginTests", dependencies: ["SwitchyardTestSupport", "TimerPlugin", "SwitchyardBus", "SwitchyardBusTesting"]),
         .testTarget(name: "GPSDPluginTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO", "GPSDPlugin", "LocationEmitterPlugin", "LoggerPlugin", "SwitchyardBusTesting"]),

@@ -2,7 +2,7 @@
 // The README's bus with a data directory, quoted verbatim; `Heartbeat` is the embedding
 // snippet's, and the hidden lines make a fresh data directory and the two configurations.
 import Foundation
-import SwitchyardBus
+import SwitchyardDoors
 
 /// Runs the snippet in a fresh data directory under `parent`, printing into `output`;
 /// returns the plugins the reload added and the sequence number the dispatch got.
@@ -16,7 +16,7 @@ public func dataDirectorySnippet(_ output: Printed, parent: String) async throws
         #"{"bus": \#(settings), "plugins": [{"name": "pulse", "kind": "heartbeat", "every": 60}]}"#,
         file: "after.json", environment: [:], registry: registry)
     // snippet.show
-    let bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
+    let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), serving: .doors())
     // restores from <dataDirectory>/journal, takes the lock; throws JournalError when damaged or in use
     let running = Task { try await bus.run() }        // opens control.sock, starts the plugins
     // snippet.hide

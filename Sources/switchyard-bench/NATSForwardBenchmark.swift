@@ -21,7 +21,7 @@ func forwardThroughput(count: Int) async -> Double {
                       "publishWindow": \(forwardWindow), "stream": {"name": "BENCH", "subjects": ["switchyard.>"]}}]}
         """
     guard let configuration = try? BusConfiguration.parse(text, file: "bench", environment: [:], registry: registry),
-          let bus = try? Bus(configuration: configuration, registry: registry, services: BusServices(controlSocket: false),
+          let bus = try? Bus(configuration: configuration, registry: registry, services: BusServices(),
                              log: LogSink(minimumLevel: .warning)),
           let probe = RawSession(port: server.port, subscribing: false)
     else { return 0 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwitchyardBus
+import SwitchyardDoors
 
 /// The thin clients of a running bus: each connects, sends one request and prints what comes
 /// back. Exit status 0 for `ok`, 1 for an error reply or no bus, 2 for a wrong command line.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SwitchyardBus
+import SwitchyardDoors
 import SwitchyardIO
 
 /// A blocking client of the control socket, for the short-lived client commands. Run it on a

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import SwitchyardBus
+import SwitchyardDoors
 import SwitchyardIO
 
 /// `switchyard replay RECORDING --config CONFIG [...]`: feeds recorded actions into a bus built
@@ -108,10 +109,10 @@ struct ReplayCommand {
         do {
             // A step-by-step replay serves the control socket even with effects off: its `step`
             // requests come over it.
-            let services = BusServices(controlSocket: effects || step, acceptsSliceChanges: start?.snapshotSequence != nil,
-                                       replaySteps: step ? steps : nil)
-            bus = effects ? try Bus(configuration: configuration, registry: registry, services: services, log: log)
-                : try Bus(reducingOnly: configuration, registry: registry, services: services, log: log)
+            let services = BusServices(acceptsSliceChanges: start?.snapshotSequence != nil)
+            let doors: [any BusService] = .doors(controlSocket: effects || step, steps: step ? steps : nil)
+            bus = effects ? try Bus(configuration: configuration, registry: registry, services: services, serving: doors, log: log)
+                : try Bus(reducingOnly: configuration, registry: registry, services: services, serving: doors, log: log)
         } catch let error as ConfigurationError {
             Output.error(error.description)
             return .invalidConfiguration

@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import SwitchyardBus
+import SwitchyardDoors
 
 /// `switchyard run [CONFIG] [--log-level LEVEL] [--log-format FORMAT]`: runs the bus until
 /// SIGTERM or SIGINT.
@@ -71,7 +72,8 @@ struct RunCommand {
         let bus: Bus
         do {
             bus = try Bus(configuration: configuration, registry: registry,
-                          services: BusServices(acceptsSliceChanges: acceptsSliceChanges, restoreProgress: restoring.progress), log: log)
+                          services: BusServices(acceptsSliceChanges: acceptsSliceChanges, restoreProgress: restoring.progress),
+                          serving: .doors(), log: log)
             restoring.finish()
         } catch let error as ConfigurationError {
             restoring.finish()

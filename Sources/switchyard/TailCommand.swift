@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SwitchyardBus
+import SwitchyardDoors
 
 /// `switchyard tail [PATTERN] [-n N] [--count N] [--buffer N] [--overflow POLICY] [--json]`:
 /// prints each matching action as it is reduced, until the bus stops (exit 0), drops this

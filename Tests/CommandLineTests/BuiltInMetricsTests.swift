@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 @testable import switchyard
 
 /// The families the built-in kinds contribute to `/metrics` come out exactly as the core wrote

@@ -98,16 +98,7 @@ struct DocumentationLinkTests {
     }
 
     /// Whether `path` exists under the package root.
-    ///
-    /// Until the doors module lands (issue 32: `Control/`, `HTTP/`, `Serving/` and `Metrics/`
-    /// move unchanged from `Sources/SwitchyardBus/` to `Sources/SwitchyardDoors/`), a
-    /// `Sources/SwitchyardDoors/…` path is looked for where its file is before the move; once
-    /// `Sources/SwitchyardDoors` exists, only the new place counts.
     static func exists(_ path: String) -> Bool {
-        let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: root.appendingPathComponent(path).path) { return true }
-        let doors = "Sources/SwitchyardDoors/"
-        guard path.hasPrefix(doors), !fileManager.fileExists(atPath: root.appendingPathComponent(doors).path) else { return false }
-        return fileManager.fileExists(atPath: root.appendingPathComponent("Sources/SwitchyardBus/" + path.dropFirst(doors.count)).path)
+        FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SwitchyardDoors
 import SwitchyardPlugins
 import SwitchyardTestSupport
 import Synchronization
@@ -69,7 +70,7 @@ struct PluginContributionsTests {
             {"bus": {"name": "beacons", "dataDirectory": "\(directory.path("data"))", "http": {"listen": "127.0.0.1:\(port)"}},
              "plugins": [{"name": "b", "kind": "beacon"}]}
             """, file: "inline.json", environment: [:], registry: registry)
-        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
+        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), serving: .doors())
         let positions = bus.actions(matching: TypePattern("b/at")!)
         let running = Task { try await bus.run() }
         defer { bus.stop() }

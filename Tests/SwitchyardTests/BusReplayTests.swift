@@ -21,7 +21,7 @@ struct BusReplayTests {
         let registry = testRegistry()
         var parsed = try BusConfiguration.parse(configuration, file: "test.json", environment: [:], knownKinds: registry.kinds)
         parsed.bus.dataDirectory = directory.path
-        let bus = try Bus(configuration: parsed, registry: registry, services: BusServices(controlSocket: false), log: LogSink(minimumLevel: .error))
+        let bus = try Bus(configuration: parsed, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
         let actions = [recorded(7, "ping/a"), recorded(8, "echo/pong", source: "echo", cause: 7)]
         let outcome = await ReplayFeed(actions: actions, pace: .asFastAsPossible).run(on: ContinuousClock()) { await bus.dispatchRecorded($0) }
         #expect(outcome.replayed == 2)

@@ -1,4 +1,5 @@
 import SwitchyardBus
+import SwitchyardDoors
 import Testing
 
 struct ConfigurationSuggestionTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// The direct reading of plain dispatch requests (``ControlRequest/plainDispatch(_:lastType:)``) gives
 /// exactly what the general reading gives, and leaves everything else to it.

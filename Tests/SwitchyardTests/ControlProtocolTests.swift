@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 import SwitchyardIO
 
 /// The control protocol without sockets: request parsing, line framing, outboxes and the
@@ -117,7 +118,7 @@ struct ControlProtocolTests {
 
     /// The outbox refuses to grow past its capacity, but always takes a line when empty.
     @Test func outboxIsBounded() {
-        let outbox = ControlOutbox(capacity: 10)
+        let outbox = ConnectionOutbox(capacity: 10)
         #expect(outbox.append(Array("0123456789abc\n".utf8)) == .queued)
         #expect(outbox.append(Array("x\n".utf8)) == .overCapacity)
         var sent: [UInt8] = []
@@ -135,7 +136,7 @@ struct ControlProtocolTests {
 
     /// Dropping keeps the rest of a line already partly sent, then the last error line.
     @Test func outboxDropKeepsFraming() {
-        let outbox = ControlOutbox(capacity: 1000)
+        let outbox = ConnectionOutbox(capacity: 1000)
         _ = outbox.append(Array("first line\n".utf8))
         _ = outbox.append(Array("second line\n".utf8))
         var sent: [UInt8] = []

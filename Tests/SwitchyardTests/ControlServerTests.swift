@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// The control socket of an in-process bus, through real Unix sockets.
 struct ControlServerTests {
@@ -238,7 +239,7 @@ struct ControlServerTests {
         #expect(FileManager.default.fileExists(atPath: path))
         let registry = journalRegistry()
         let configuration = try journaledConfiguration(directory.path + "/data", registry: registry)
-        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
+        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), serving: .doors(), log: LogSink(minimumLevel: .error))
         let running = Task { try await bus.run() }
         #expect(await bus.waitUntilReady())
         #expect(UnixSocket.isLive(path))
@@ -247,7 +248,7 @@ struct ControlServerTests {
 
         let live = try UnixSocket.listen(at: path, backlog: 1)
         defer { close(live) }
-        let other = try Bus(configuration: configuration, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
+        let other = try Bus(configuration: configuration, registry: registry, services: BusServices(), serving: .doors(), log: LogSink(minimumLevel: .error))
         await #expect(throws: BusError.self) { try await other.run() }
     }
 }

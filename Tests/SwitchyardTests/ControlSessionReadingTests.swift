@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 import SwitchyardIO
 
 /// A session reads each request where its line reader holds it (``LineReader/withNext(_:)``),

@@ -3,6 +3,7 @@ import SwitchyardTestSupport
 import Synchronization
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// A blocking control-socket client for tests. Its calls block their thread, so tests run
 /// them through ``blocking(_:)`` on a thread of their own, never on the cooperative pool.
@@ -105,7 +106,7 @@ struct ControlTestBus: Sendable {
         let directory = try JournalTestDirectory()
         let registry = journalRegistry()
         let configuration = try journaledConfiguration(directory.path + "/data", plugins: plugins, journal: journal, registry: registry)
-        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(controlLimits: limits), log: log)
+        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), serving: .doors(controlLimits: limits), log: log)
         let running = Task { try await bus.run() }
         guard await bus.waitUntilReady() else {
             try await running.value

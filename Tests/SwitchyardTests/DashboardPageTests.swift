@@ -1,5 +1,6 @@
 import Testing
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// The dashboard page learns from the server which kinds carry positions, and where.
 struct DashboardPageTests {

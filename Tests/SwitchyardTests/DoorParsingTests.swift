@@ -1,4 +1,5 @@
 import SwitchyardBus
+import SwitchyardDoors
 import Testing
 
 /// Parsing at the bus's doors: the door depth and the size limit of ``JSONLimits``.

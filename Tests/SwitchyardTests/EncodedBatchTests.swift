@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// A batch's actions are written once — by the journal's writer as their lines' bodies, or by
 /// the router on a bus without a journal (``EncodedBatch``) — and those bytes serve every

@@ -2,6 +2,7 @@ import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 import SwitchyardIO
 
 /// Random and mutated control-protocol input, from fixed seeds so a failure reproduces: every

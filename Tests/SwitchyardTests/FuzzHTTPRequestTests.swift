@@ -2,6 +2,7 @@ import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// Random and mutated HTTP requests, from fixed seeds so a failure reproduces: every input
 /// gives requests, a failure with a 4xx/5xx status, or a wait for more bytes — never a crash,

@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// The HTTP/1.x request parser as a pure state machine: bytes in, events out, no I/O.
 struct HTTPRequestParserTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// Which `Host` and `Origin` the HTTP server serves (DNS rebinding, cross-site requests), and
 /// how `bus.http.hosts` is validated.

@@ -14,7 +14,7 @@ struct JournalReplayTests {
         let registry = journalRegistry()
         let configuration = try journaledConfiguration(directory.path + "/data", plugins: #"[{"name": "\#(plugin)", "kind": "counter"}]"#,
                                                        journal: journal, registry: registry)
-        return try Bus(configuration: configuration, registry: registry, services: BusServices(controlSocket: false), log: log ?? quiet)
+        return try Bus(configuration: configuration, registry: registry, services: BusServices(), log: log ?? quiet)
     }
 
     private func add(_ values: some Sequence<Int>, to bus: Bus) async {

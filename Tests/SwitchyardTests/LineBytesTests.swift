@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// The hand-written per-action lines are byte for byte what the general writers give, so
 /// journals, watcher streams and dispatch replies read as they always did.

@@ -1,6 +1,7 @@
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// The Prometheus text format writer and the bus's exposition, without a bus.
 struct PrometheusTextTests {

@@ -107,7 +107,7 @@ struct ReloadTests {
         let directory = try JournalTestDirectory()
         let registry = journalRegistry()
         let first = try journaledConfiguration(directory.path + "/one", registry: registry)
-        let bus = try Bus(configuration: first, registry: registry, services: BusServices(controlSocket: false), log: LogSink(minimumLevel: .error))
+        let bus = try Bus(configuration: first, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
         let running = Task { try await bus.run() }
         await bus.waitUntilReady()
         var second = try journaledConfiguration(directory.path + "/two", journal: #"{"fsync": "never", "snapshotEvery": 5}"#, registry: registry)
@@ -137,7 +137,7 @@ struct ReloadTests {
         let directory = try JournalTestDirectory()
         let registry = journalRegistry()
         let withCounter = try journaledConfiguration(directory.path + "/data", plugins: #"[{"name": "tally", "kind": "counter"}]"#, registry: registry)
-        let bus = try Bus(configuration: withCounter, registry: registry, services: BusServices(controlSocket: false), log: LogSink(minimumLevel: .error))
+        let bus = try Bus(configuration: withCounter, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
         let running = Task { try await bus.run() }
         await bus.waitUntilReady()
         await bus.dispatch(BusAction(type: "count/add", payload: 5, source: "test"))
@@ -152,7 +152,7 @@ struct ReloadTests {
         for name in directory.files(in: "data/journal") where name.hasPrefix("snapshot-") {
             try FileManager.default.removeItem(atPath: directory.path + "/data/journal/" + name)
         }
-        let restarted = try Bus(configuration: withCounter, registry: registry, services: BusServices(controlSocket: false), log: LogSink(minimumLevel: .error))
+        let restarted = try Bus(configuration: withCounter, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
         #expect(restarted.currentState == live)
     }
 }

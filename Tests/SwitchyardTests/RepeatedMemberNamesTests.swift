@@ -1,5 +1,6 @@
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 import Testing
 
 /// Repeated member names: kept last-wins where the bus reads other programs' JSON, refused where

@@ -7,7 +7,7 @@ import Testing
 struct SliceManifestTests {
     private func makeBus(_ directory: String, plugins: String, accepting: Bool = false) throws -> Bus {
         try Bus(configuration: journaledConfiguration(directory, plugins: plugins, registry: journalRegistry()), registry: journalRegistry(),
-                services: BusServices(controlSocket: false, acceptsSliceChanges: accepting), log: LogSink(minimumLevel: .error))
+                services: BusServices(acceptsSliceChanges: accepting), log: LogSink(minimumLevel: .error))
     }
 
     private func runOnce(_ bus: Bus) async throws {

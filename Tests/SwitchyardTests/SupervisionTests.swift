@@ -3,6 +3,7 @@ import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
+@testable import SwitchyardDoors
 
 /// `Bus.run`'s task group: every runner a child, stopped in reverse start order with a grace,
 /// a runner that ignores cancellation abandoned visibly, and reloads adding and removing children.

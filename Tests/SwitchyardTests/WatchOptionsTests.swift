@@ -1,4 +1,5 @@
 import SwitchyardBus
+import SwitchyardDoors
 import Testing
 
 /// The `buffer` and `overflow` members of a watch request.

@@ -8,7 +8,7 @@ import SwitchyardStreams
 /// ``ActionLine``s instead: each action's JSON object written once for all of them — by the
 /// journal's writer, which hands the objects over (``stage(_:)``) before the batch is
 /// published, or, without a journal, here, once a batch, when a stream first needs them.
-final class ActionRouter: Sendable {
+package final class ActionRouter: Sendable {
     private enum Subscriber: Sendable {
         case actions(Broadcast<BusAction>)
         case lines(Broadcast<ActionLine>)
@@ -64,7 +64,7 @@ final class ActionRouter: Sendable {
 
     /// A subscription to the lines of the actions `subscription` matches, live from this call
     /// on, for a stream that sends them as text.
-    func subscribeLines(_ subscription: ActionSubscription) -> Broadcast<ActionLine>.Subscription {
+    package func subscribeLines(_ subscription: ActionSubscription) -> Broadcast<ActionLine>.Subscription {
         let broadcast = Broadcast<ActionLine>()
         let stream = broadcast.subscribe(bufferSize: subscription.bufferSize, overflow: subscription.overflow)
         table.withLock { $0.add(.lines(broadcast), pattern: subscription.pattern, owner: nil) }

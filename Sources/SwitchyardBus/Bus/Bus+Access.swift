@@ -41,37 +41,22 @@ extension Bus {
         }
     }
 
-    /// Counters of the store, every plugin, the control socket and the journal.
+    /// Counters of the store, every plugin, the journal and the services (the doors).
     public nonisolated var statistics: BusStatistics {
         let configuration = configuration
-        return BusStatistics(
+        var statistics = BusStatistics(
             name: configuration.bus.name,
             uptime: ContinuousClock.now - startedAt,
             actionsPerSecond: rate.perSecond,
             store: core.store.statistics,
             inboxCapacity: configuration.bus.inboxCapacity,
             plugins: runners.map(\.statistics),
-            control: storage?.controlStatistics,
-            journal: storage?.journal?.statistics,
-            http: storage?.httpStatistics,
+            control: nil,
+            journal: directory?.journal?.statistics,
             abandonedPlugins: core.counters.abandoned
         )
-    }
-
-    nonisolated func controlBackend() -> ControlBackend {
-        ControlBackend(
-            dispatch: { [core] actions, completion in
-                core.store.send(contentsOf: actions, rest: .wait(report: completion)) == actions.count
-            },
-            dispatchTurn: { [core] entries in core.store.send(moving: &entries) },
-            state: { [core] in core.store.currentState },
-            actions: { [core] pattern, bufferSize, overflow in
-                core.router.subscribeLines(ActionSubscription(pattern, bufferSize: bufferSize, overflow: overflow))
-            },
-            states: { [core] in core.store.states },
-            statistics: { [weak self, core] in core.log.secrets.redact(self?.statistics.json ?? .null) },
-            steps: storage?.services.replaySteps
-        )
+        for service in serving { service.report(into: &statistics) }
+        return statistics
     }
 }
 

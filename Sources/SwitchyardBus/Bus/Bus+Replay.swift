@@ -14,13 +14,15 @@ extension Bus {
         return await dispatchReturningID(recorded)
     }
 
-    /// Opens the control socket of a bus that is not run (a step-by-step replay with effects
-    /// off, whose `step` requests come over it); ``closeWithoutRunning()`` closes it. Does
-    /// nothing for a bus without a data directory or one that ran.
-    /// - Throws: ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened.
+    /// Starts the services (the control socket, say) of a bus that is not run (a step-by-step
+    /// replay with effects off, whose `step` requests come over it); ``closeWithoutRunning()``
+    /// stops them. Does nothing for a bus without a data directory or one that ran.
+    /// - Throws: what a service's ``BusService/start(on:)`` throws, such as
+    ///   ``BusError/controlSocket(_:reason:)`` when the socket cannot be opened (the services
+    ///   started before it run until ``closeWithoutRunning()``).
     public func serveControlWithoutRunning() throws(BusError) {
-        guard phase == .idle, let storage else { return }
-        try storage.start(backend: controlBackend(), http: httpBackend(), clock: core.clock, log: core.log)
+        guard phase == .idle, directory != nil, started.isEmpty else { return }
+        try startServices()
     }
 
     /// Ends a bus that was built but never run (a replay with effects off, where no plugin
@@ -35,6 +37,6 @@ extension Bus {
         await Bus.waitUntilDrained(core.store, timeout: .seconds(5), log: core.log)
         core.router.finish()
         // A step-by-step replay's control socket gets a moment to send the last step's reply.
-        await storage?.stop(finalState: core.store.currentState, grace: .seconds(1))
+        await stopServices(grace: .seconds(1))
     }
 }

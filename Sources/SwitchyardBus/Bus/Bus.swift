@@ -11,16 +11,17 @@ import SwitchyardStreams
 /// `bus/stopping`, stops the plugins in reverse order within the configured stop timeout, and
 /// returns.
 ///
-/// Built with ``init(configuration:registry:services:clock:log:)``, the bus also keeps its
-/// data directory: it journals every reduced action (restoring its state from the journal when
-/// built) and serves the control socket while it runs.
+/// Built with ``init(configuration:registry:services:serving:clock:log:)``, the bus also keeps
+/// its data directory: it journals every reduced action (restoring its state from the journal
+/// when built) and runs the ``BusService``s it is given — the doors of `SwitchyardDoors`
+/// (the control socket, HTTP) — while it runs.
 ///
 /// ```swift
 /// var registry = PluginRegistry()
 /// registry.register(Heartbeat.self)
 /// let configuration = try BusConfiguration.load(contentsOf: "Config/app.json",
 ///     environment: ProcessInfo.processInfo.environment, registry: registry)
-/// let bus = try Bus(configuration: configuration, registry: registry, services: BusServices())
+/// let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), serving: .doors())
 /// try await bus.run()
 /// ```
 public final actor Bus {
@@ -38,15 +39,19 @@ public final actor Bus {
         var runners: [PluginRunner]
     }
 
-    nonisolated let core: PluginHost
+    package nonisolated let core: PluginHost
     nonisolated let live: Mutex<Live>
-    nonisolated let storage: BusStorage?
-    nonisolated let registry: PluginRegistry
+    nonisolated let directory: OpenDataDirectory?
+    /// What the bus runs beside its plugins (its doors), in start order.
+    nonisolated let serving: [any BusService]
+    /// The services started so far, and where each can be reached (for the ready line).
+    var started: [(service: any BusService, reachedAt: String?)] = []
+    package nonisolated let registry: PluginRegistry
     nonisolated let rate = ActionRateMeter()
     nonisolated let startedAt = ContinuousClock.now
     var phase = Phase.idle
-    nonisolated let readiness = CurrentValue(false)
-    nonisolated let stopRequested: CurrentValue<Bool>
+    package nonisolated let readiness = CurrentValue(false)
+    package nonisolated let stopRequested: CurrentValue<Bool>
     /// The plugin runners started so far, as children of the task group ``run()`` owns.
     nonisolated let children = RunnerGroup()
     /// `true` while a reload changes the plugins; shutting down waits for it.
@@ -72,7 +77,7 @@ public final actor Bus {
         let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
                   initialState: BusStateModel.initialState(slices.current), firstSequence: 1,
-                  storage: nil, clock: clock, log: log)
+                  directory: nil, serving: [], clock: clock, log: log)
     }
 
     /// Builds a bus around plugins already made, one per declaration of `configuration` in
@@ -91,7 +96,7 @@ public final actor Bus {
         let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
                   initialState: BusStateModel.initialState(slices.current), firstSequence: 1,
-                  storage: nil, clock: clock, log: log)
+                  directory: nil, serving: [], clock: clock, log: log)
     }
 
     /// Builds a bus that keeps its data directory (`configuration.bus.dataDirectory`): it takes
@@ -102,8 +107,10 @@ public final actor Bus {
     /// - Parameters:
     ///   - configuration: The plugin set.
     ///   - registry: The plugin kinds that may be named.
-    ///   - services: What to keep in the data directory; `BusServices()` is the journal and
-    ///     the control socket.
+    ///   - services: What to keep in the data directory; `BusServices()` is the journal.
+    ///   - serving: The services the bus runs while it runs, started in this order before the
+    ///     first plugin and stopped in reverse after the last (`.doors()` of `SwitchyardDoors`:
+    ///     the control socket and HTTP). Default: none.
     ///   - clock: The clock plugins, restart backoff and journal flushes run on. Default:
     ///     `ContinuousClock()`.
     ///   - log: Where log lines go. Default: stderr.
@@ -114,17 +121,18 @@ public final actor Bus {
         configuration: BusConfiguration,
         registry: PluginRegistry,
         services: BusServices,
+        serving: [any BusService] = [],
         clock: any Clock<Duration> = ContinuousClock(),
         log: LogSink = LogSink()
     ) throws {
         log.hide(configuration.secrets)
         let plugins = try Bus.makePlugins(configuration, registry: registry)
         let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
-        let opened = try BusStorage.open(settings: configuration.bus, services: services, slices: slices.current,
-                                         reducer: BusStateModel.reducer(slices), log: log)
+        let opened = try OpenDataDirectory.open(settings: configuration.bus, services: services, slices: slices.current,
+                                                reducer: BusStateModel.reducer(slices), log: log)
         self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
                   initialState: opened.state, firstSequence: opened.firstSequence,
-                  storage: opened.storage, clock: clock, log: log)
+                  directory: opened.directory, serving: serving, clock: clock, log: log)
     }
 
     init(
@@ -134,14 +142,15 @@ public final actor Bus {
         slices: SliceTable,
         initialState: JSON,
         firstSequence: UInt64,
-        storage: BusStorage?,
+        directory: OpenDataDirectory?,
+        serving: [any BusService],
         clock: any Clock<Duration>,
         log: LogSink
     ) {
         let router = ActionRouter()
         let counters = BusCounters()
         let stopRequested = CurrentValue(false)
-        let journal = storage?.journal
+        let journal = directory?.journal
         // A journal that cannot write stops the bus rather than run without durability; the
         // failed batch is neither acknowledged nor published.
         journal?.onFailure { stopRequested.send(true) }
@@ -176,12 +185,13 @@ public final actor Bus {
         store.startDrainer()
         let core = PluginHost(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
-                           journal: storage.flatMap { storage in
-                               storage.journal.map { PluginJournal(dataDirectory: storage.dataDirectory, restoredThrough: firstSequence - 1, appends: $0.appends) }
+                           journal: directory.flatMap { directory in
+                               directory.journal.map { PluginJournal(dataDirectory: directory.dataDirectory, restoredThrough: firstSequence - 1, appends: $0.appends) }
                            })
         self.core = core
         self.registry = registry
-        self.storage = storage
+        self.directory = directory
+        self.serving = serving
         self.stopRequested = stopRequested
         self.live = Mutex(Live(
             configuration: configuration,
@@ -244,34 +254,34 @@ public final actor Bus {
         live.withLock { $0.configuration }
     }
 
-    nonisolated var runners: [PluginRunner] { live.withLock { $0.runners } }
+    package nonisolated var runners: [PluginRunner] { live.withLock { $0.runners } }
 
     // MARK: Running
 
     /// Starts the plugins in file order and runs until the task is cancelled or ``stop()`` is
     /// called, then stops them in reverse order and returns. Cancelling during start-up stops
-    /// the plugins started so far. A bus with a data directory opens its control socket before
-    /// the first plugin starts, and closes its journal and socket after the last one stopped.
+    /// the plugins started so far. A bus with a data directory starts its services (its doors)
+    /// before the first plugin starts, and closes its journal and stops them after the last one
+    /// stopped.
     ///
     /// - Throws: ``BusError/alreadyStarted`` when called twice; ``BusError/pluginNotReady(_:timeout:)``
     ///   when a plugin with signalled readiness does not report ready in time (the plugins
-    ///   started so far are stopped first); ``BusError/controlSocket(_:reason:)`` when the control
-    ///   socket cannot be opened (nothing was started); ``BusError/journalFailed(_:)`` when the
+    ///   started so far are stopped first); what a service's ``BusService/start(on:)`` throws, such
+    ///   as ``BusError/controlSocket(_:reason:)`` when the control socket cannot be opened (no
+    ///   plugin was started); ``BusError/journalFailed(_:)`` when the
     ///   journal could not write (the bus stopped at once; no action after the failure was
     ///   acknowledged).
     public func run() async throws {
         guard phase == .idle else { throw BusError.alreadyStarted }
         phase = .starting
-        if let storage {
-            do {
-                try storage.start(backend: controlBackend(), http: httpBackend(), clock: core.clock, log: core.log)
-            } catch {
-                phase = .finished
-                readiness.finish()
-                core.store.close()
-                await storage.stop(finalState: core.store.currentState, grace: .zero)
-                throw error
-            }
+        do {
+            try startServices()
+        } catch {
+            phase = .finished
+            readiness.finish()
+            core.store.close()
+            await stopServices(grace: .zero)
+            throw error
         }
         // The group runs in a task `run` waits for to the end, so that cancelling `run` stops
         // the plugins one by one in reverse order, each with its grace, as `stop()` does,

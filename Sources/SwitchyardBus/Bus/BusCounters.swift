@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counters the bus keeps beside the store's: actions reduced per source.
-final class BusCounters: Sendable {
+package final class BusCounters: Sendable {
     /// How many distinct action types get a count of their own; later types are counted
     /// together as `other`, so a bus that makes up types cannot grow memory or metrics
     /// without bound.
@@ -16,10 +16,10 @@ final class BusCounters: Sendable {
 
     /// A fetch-style result a plugin emitted about itself: `NAME/loaded`, or `NAME/failed` with
     /// the payload's `kind` (network, timeout, http, decode).
-    struct Outcome: Sendable, Hashable {
-        var plugin: String
-        var outcome: String
-        var kind: String
+    package struct Outcome: Sendable, Hashable {
+        package var plugin: String
+        package var outcome: String
+        package var kind: String
     }
 
     private let counts = Mutex(Counts())
@@ -80,7 +80,7 @@ final class BusCounters: Sendable {
     }
 
     /// Results plugins emitted about themselves (`NAME/loaded`, `NAME/failed` by kind).
-    func outcomes() -> [Outcome: UInt64] {
+    package func outcomes() -> [Outcome: UInt64] {
         counts.withLock { $0.outcomes }
     }
 
@@ -92,7 +92,7 @@ final class BusCounters: Sendable {
     /// Actions reduced so far by type: the first ``trackedTypes`` types seen each on their
     /// own (a type keeps its count once it has one, so every count only grows), the rest in
     /// `other`.
-    func byType() -> (types: [String: UInt64], other: UInt64) {
+    package func byType() -> (types: [String: UInt64], other: UInt64) {
         counts.withLock { ($0.byType, $0.otherTypes) }
     }
 }

@@ -1,13 +1,13 @@
 /// What every plugin context and runner of one bus share: the store, the router, the log, the
 /// clock, the bus's name (as it started; a reload keeps it), the state slices and the counters.
-final class PluginHost: Sendable {
-    let store: Store<JSON, BusAction>
-    let router: ActionRouter
-    let log: LogSink
+package final class PluginHost: Sendable {
+    package let store: Store<JSON, BusAction>
+    package let router: ActionRouter
+    package let log: LogSink
     let clock: any Clock<Duration>
     let busName: String
     let slices: SliceTable
-    let counters: BusCounters
+    package let counters: BusCounters
     /// The counters plugins report themselves.
     let reporters = PluginReporters()
     /// The journal plugins may read; `nil` when the bus keeps none.

@@ -69,7 +69,7 @@ public struct HTTPSettings: Sendable, Hashable {
     public var isLoopback: Bool { Self.isLoopbackAddress(host) }
 
     /// Whether `text` is a loopback address literal: 127.0.0.0/8 or ::1 (in any spelling).
-    static func isLoopbackAddress(_ text: String) -> Bool {
+    package static func isLoopbackAddress(_ text: String) -> Bool {
         var address6 = in6_addr()
         if inet_pton(AF_INET6, text, &address6) == 1 {
             var loopback = in6_addr()

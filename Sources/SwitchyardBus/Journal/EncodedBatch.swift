@@ -78,22 +78,22 @@ struct EncodedRun: Sendable {
 }
 
 /// A reduced action as the streams that send it as text need it: its id and its JSON object.
-struct ActionLine: Sendable {
+package struct ActionLine: Sendable {
     /// The action's sequence number.
-    let id: UInt64
+    package let id: UInt64
     let batch: EncodedBatch
     let index: Int
 
     /// Appends the action's JSON object, as ``BusAction/json`` serializes it.
-    func appendObject(to output: inout [UInt8]) {
+    package func appendObject(to output: inout [UInt8]) {
         batch.appendObject(at: index, to: &output)
     }
 
     /// The length of the action's JSON object.
-    var objectLength: Int { batch.objectLength(at: index) }
+    package var objectLength: Int { batch.objectLength(at: index) }
 
     /// Calls `body` with the bytes of the action's JSON object.
-    func withObject<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    package func withObject<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         batch.withObject(at: index, body)
     }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// One journaled action per line: a chained checksum (``JournalRecord``), the action's JSON
 /// object (``BusAction/json``), whose `id` is its sequence number, then a newline.
-enum JournalLine {
+package enum JournalLine {
     /// Appends `action` as one checksummed line continuing the chain at `chain`, which then
     /// holds the line's checksum; its time is written through `times`, which the writer keeps
     /// from one action to the next.
@@ -28,14 +28,14 @@ enum JournalLine {
     }
 
     /// Appends `action` as `action.json.serialized()` would, without a newline.
-    static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
+    package static func appendObject(_ action: BusAction, to output: inout [UInt8]) {
         var times = TimestampText()
         appendObject(action, times: &times, to: &output)
     }
 
     /// Appends `action` as ``appendObject(_:to:)`` does, its time written through `times`,
     /// which the writers of many actions keep from one to the next.
-    static func appendObject(_ action: BusAction, times: inout TimestampText, to output: inout [UInt8]) {
+    package static func appendObject(_ action: BusAction, times: inout TimestampText, to output: inout [UInt8]) {
         // The members around the payload each go in with one append (see ``LineScratch``);
         // `{"cause":N,"id":N,"payload":` takes at most 9 + 20 + 6 + 20 + 11 bytes.
         LineScratch.append(capacity: 72, to: &output) { line in

@@ -6,7 +6,7 @@
 /// instructions a call however short the piece: a tenth of the bus's instructions per action
 /// went to appending. Pieces here are plain stores; the caller sizes the scratch for the most
 /// its pieces can take and checks variable-length ones (``appendPlainString(_:)``) fit.
-struct LineScratch {
+package struct LineScratch {
     private let base: UnsafeMutablePointer<UInt8>
     let capacity: Int
     /// Bytes written so far.
@@ -23,7 +23,7 @@ struct LineScratch {
     /// Runs `write` on `capacity` bytes of scratch and appends what it wrote to `output`, when it
     /// returns `true`; with `false` nothing is appended (the caller writes the slow way).
     @discardableResult
-    static func append(capacity: Int, to output: inout [UInt8], _ write: (inout LineScratch) -> Bool) -> Bool {
+    package static func append(capacity: Int, to output: inout [UInt8], _ write: (inout LineScratch) -> Bool) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var scratch = LineScratch(base: buffer.baseAddress!, capacity: capacity)
             guard write(&scratch) else { return false }
@@ -32,20 +32,20 @@ struct LineScratch {
         }
     }
 
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         precondition(count < capacity)
         base[count] = byte
         count += 1
     }
 
-    mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         let length = text.utf8CodeUnitCount
         precondition(length <= remaining)
         (base + count).update(from: text.utf8Start, count: length)
         count += length
     }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count <= remaining)
         guard let start = bytes.baseAddress else { return }
         UnsafeMutableRawPointer(base + count).copyMemory(from: start, byteCount: bytes.count)
@@ -53,7 +53,7 @@ struct LineScratch {
     }
 
     /// Appends `value` in decimal (at most 20 bytes), as `String(value)` spells it.
-    mutating func appendDecimal(_ value: UInt64) {
+    package mutating func appendDecimal(_ value: UInt64) {
         var digits = 1
         var scale: UInt64 = 10
         while digits < 20, value >= scale {
@@ -71,14 +71,14 @@ struct LineScratch {
 
     /// Appends `value` as `String(Int64(clamping: value))` spells it (see
     /// ``LineBytes/appendClampedDecimal(_:to:)``).
-    mutating func appendClampedDecimal(_ value: UInt64) {
+    package mutating func appendClampedDecimal(_ value: UInt64) {
         appendDecimal(min(value, UInt64(Int64.max)))
     }
 
     /// Appends `string` as a JSON string when it fits and none of its bytes needs escaping, as
     /// ``JSONWriter/writeString(_:into:)`` would write it; otherwise writes nothing and returns
     /// `false`.
-    mutating func appendPlainString(_ string: String) -> Bool {
+    package mutating func appendPlainString(_ string: String) -> Bool {
         let written: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
             guard bytes.count + 2 <= remaining else { return false }
             for byte in bytes where byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash { return false }

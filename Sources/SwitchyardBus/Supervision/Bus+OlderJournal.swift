@@ -7,7 +7,7 @@ extension Bus {
     /// `bus/journal-damaged` (`file`, `offset`, `message`), `olderDamage` in `stats` and the
     /// `switchyard_journal_older_damage` gauge. A sound check logs one info line.
     nonisolated func checkOlderJournal() {
-        guard let journal = storage?.journal else { return }
+        guard let journal = directory?.journal else { return }
         let core = self.core
         journal.checkOlderPart { outcome in
             switch outcome {

@@ -75,7 +75,7 @@ extension Bus {
         if settings.stopTimeout != old.bus.stopTimeout { applied.append("bus.stopTimeout") }
         if settings.journal != old.bus.journal {
             applied.append("bus.journal")
-            storage?.journal?.writer.update(settings.journal)
+            directory?.journal?.writer.update(settings.journal)
         }
         var applying = configuration
         applying.bus = settings
@@ -83,7 +83,7 @@ extension Bus {
         core.slices.replace(with: slices)
         live.withLock { $0 = Live(configuration: applying, runners: runners) }
         await core.emit(BusStateModel.reloadedType, payload: plan.payload)
-        storage?.recordSlices(slices.map(\.name), log: core.log)
+        directory?.recordSlices(slices.map(\.name), log: core.log)
         // Subscriptions first, as at start-up, so a new plugin misses nothing another emits
         // while starting.
         let firstActions = starting.map { runner in runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) } }

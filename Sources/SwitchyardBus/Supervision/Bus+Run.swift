@@ -48,15 +48,14 @@ extension Bus {
             ])
             core.log.write(.info, "ready: bus \"\(name)\" with \(runners.count) plugin\(runners.count == 1 ? "" : "s")"
                 + (runners.isEmpty ? "" : " (\(runners.map(\.name).joined(separator: ", ")))")
-                + (storage.map { $0.services.controlSocket ? "; control socket \($0.socketPath)" : "" } ?? "")
-                + (storage?.httpURL.map { "; http \($0)" } ?? ""))
+                + started.compactMap(\.reachedAt).map { "; " + $0 }.joined())
             readiness.send(true)
             checkOlderJournal()
             for await stop in stopRequested.subscribe() where stop { break }
         }
         await shutDown()
         if let startupError { throw startupError }
-        if let failure = storage?.journal?.writer.failure { throw BusError.journalFailed(failure) }
+        if let failure = directory?.journal?.writer.failure { throw BusError.journalFailed(failure) }
     }
 
     private var shouldStop: Bool { Task.isCancelled || stopRequested.value }
@@ -79,9 +78,7 @@ extension Bus {
         // action the bus took, and the journal holds them all before it closes.
         await Bus.waitUntilDrained(core.store, timeout: max(.milliseconds(100), clock.now.duration(to: deadline)), log: core.log)
         core.router.finish()
-        if let storage {
-            await storage.stop(finalState: core.store.currentState, grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
-        }
+        await stopServices(grace: min(.seconds(1), max(.milliseconds(100), clock.now.duration(to: deadline))))
         phase = .finished
     }
 

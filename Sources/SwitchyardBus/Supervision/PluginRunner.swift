@@ -9,7 +9,7 @@ import SwitchyardStreams
 /// for it, so the group, and with it `Bus.run`, cannot end while the plugin runs. The one
 /// exception is a plugin that ignores cancellation past its stop timeout: it is logged once,
 /// counted (`abandonedPlugins` in the statistics) and released, so stopping stays bounded.
-final class PluginRunner: Sendable {
+package final class PluginRunner: Sendable {
     let name: String
     let kind: String
     let plugin: any Plugin
@@ -51,7 +51,7 @@ final class PluginRunner: Sendable {
         self.state = Mutex(RunnerState())
     }
 
-    var statistics: PluginStatistics {
+    package var statistics: PluginStatistics {
         state.withLock { state in
             PluginStatistics(name: name, kind: kind, status: state.status, restarts: state.restarts,
                              failures: state.failures, emitted: core.counters.emitted(by: name),
@@ -234,7 +234,7 @@ final class PluginRunner: Sendable {
 
 extension Duration {
     /// The duration in seconds, as a `Double` (SwitchyardIO's ``secondsValue``).
-    var seconds: Double { secondsValue }
+    package var seconds: Double { secondsValue }
 }
 
 extension CurrentValue where Element: Sendable {

@@ -1,0 +1,50 @@
+import Glibc
+import SwitchyardIO
+
+/// The bus's HTTP/1.1 server: dashboard, metrics, health and the JSON API.
+///
+/// Built like the control server: every socket is served on the process's shared event loop
+/// (``EventLoop/shared()``) by an ``HTTPHost``; dispatches and event streams run as tasks
+/// that hand their bytes back through each connection's bounded outbox and fire the server's
+/// ``LoopSignal``.
+final class HTTPServer: SocketServer {
+    let settings: HTTPSettings
+    let limits: HTTPLimits
+    let backend: DoorBackend
+    let log: LogSink
+    /// The port listened on (the one the system chose for port 0).
+    let port: Int
+    let lifecycle: ServerLifecycle<HTTPStatistics>
+
+    private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int, loop: EventLoop) {
+        self.settings = settings
+        self.limits = limits
+        self.backend = backend
+        self.log = log
+        self.port = port
+        var listening = settings
+        listening.port = port
+        var statistics = HTTPStatistics(listen: listening.authority)
+        statistics.tiles = settings.tiles
+        lifecycle = ServerLifecycle(loop: loop, listener: listener, statistics: statistics)
+    }
+
+    /// Listens on the settings' address and starts serving on the process's event loop.
+    /// - Throws: ``ListenFailure`` when the address cannot be listened on (in use, say)
+    ///   or the event loop cannot start.
+    static func start(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink) throws(ListenFailure) -> HTTPServer {
+        let loop = try sharedLoop()
+        let (listener, port) = try TCPListener.listen(host: settings.host, port: settings.port, backlog: 128)
+        let server = HTTPServer(settings: settings, limits: limits, backend: backend, log: log, listener: listener, port: port, loop: loop)
+        loop.execute { thread in HTTPHost.start(server: server, on: thread) }
+        return server
+    }
+
+    /// The URL of the server's root (`http://127.0.0.1:8080/`).
+    var url: String { "http://\(statistics.listen)/" }
+
+    /// The loop side has closed every connection: the listener closes.
+    func markExited() {
+        lifecycle.markExited()
+    }
+}

@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(name: "NATSPluginTests", dependencies: ["SwitchyardTestSupport", "NATSPlugin", "switchyard", "SwitchyardBusTesting"]),
         .testTarget(name: "ExecPluginTests", dependencies: ["SwitchyardTestSupport", "ExecPlugin", "SwitchyardBusTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO", "switchyard"]),
         .testTarget(name: "FuzzTests", dependencies: ["SwitchyardTestSupport", "GPSDPlugin"]),
         // The command line's parser, help and completions, tested in-process (@testable import).
         .testTarget(name: "CommandLineTests", dependencies: ["SwitchyardTestSupport", "switchyard"]),

@@ -1,4 +1,5 @@
 import Foundation
+import class SwitchyardIO.LineSocketClient
 import SwitchyardTestSupport
 import Synchronization
 import Testing
@@ -92,43 +93,25 @@ struct ControlE2EFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A blocking line client of the control socket, written independently of the library so the
-/// protocol is checked from outside. Use it from threads (see ``onThread(_:)``).
+/// A blocking line client of the control socket, on the one line client the command line
+/// uses too (the protocol itself is checked from outside: requests are written and replies
+/// read as bytes). Use it from threads (see ``onThread(_:)``).
 final class LineClient: Sendable {
-    /// Received bytes: a buffer allocated once, lines from `start` to `end` not handed out yet.
-    private struct Received: Sendable {
-        var bytes = [UInt8](repeating: 0, count: 1 << 20)
-        var start = 0
-        var end = 0
-    }
-
-    let descriptor: Int32
-    private let received = Mutex(Received())
+    private let connection: LineSocketClient
+    var descriptor: Int32 { connection.descriptor }
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let connected = withSocketAddress(unixSocketAddress(path)) { connect(descriptor, $0, $1) }
-        guard connected == 0 else {
-            close(descriptor)
-            throw ControlE2EFailure(description: "cannot connect to \(path): \(String(cString: strerror(errno)))")
+        do {
+            connection = try LineSocketClient(path: path)
+        } catch {
+            throw ControlE2EFailure(description: error.description)
         }
-    }
-
-    deinit {
-        close(descriptor)
     }
 
     /// Writes all of `bytes`; `false` when the bus closed the connection.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0, errno == EINTR { continue }
-            guard sent > 0 else { return false }
-            offset += sent
-        }
-        return true
+        (try? connection.write(bytes)) != nil
     }
 
     @discardableResult
@@ -143,41 +126,7 @@ final class LineClient: Sendable {
 
     /// The next line's bytes; `nil` at the end of the stream or after `timeout` (scaled).
     func readLineBytes(timeout: Duration = .seconds(30)) -> ArraySlice<UInt8>? {
-        let deadline = TestDeadline(after: timeout)
-        while true {
-            let line: ArraySlice<UInt8>? = received.withLock { received in
-                // memchr: this runs once per line, for hundreds of thousands of lines.
-                let (start, end) = (received.start, received.end)
-                let newline = received.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                    guard end > start, let hit = memchr(buffer.baseAddress! + start, 10, end - start) else { return nil }
-                    return UnsafeRawPointer(hit) - UnsafeRawPointer(buffer.baseAddress!)
-                }
-                guard let newline else { return nil }
-                received.start = newline + 1
-                return received.bytes[start..<newline]
-            }
-            if let line { return line }
-            guard !deadline.hasPassed else { return nil }
-            var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&interest, 1, deadline.remainingMilliseconds()) > 0 else { continue }
-            let count = received.withLock { received in
-                if received.start > 0 {
-                    // Move the partial line to the front; the buffer is never reallocated.
-                    let pending = received.end - received.start
-                    received.bytes.withUnsafeMutableBufferPointer { buffer in
-                        _ = memmove(buffer.baseAddress!, buffer.baseAddress! + received.start, pending)
-                    }
-                    received.start = 0
-                    received.end = pending
-                }
-                if received.end == received.bytes.count { received.bytes.append(contentsOf: repeatElement(0, count: received.bytes.count)) }
-                let end = received.end
-                let count = received.bytes.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + end, $0.count - end, 0) }
-                if count > 0 { received.end += count }
-                return count
-            }
-            guard count > 0 else { return nil }
-        }
+        (try? connection.readLine(timeout: TestDeadline(after: timeout).budget)) ?? nil
     }
 
     /// Sends one request line and returns the reply line.

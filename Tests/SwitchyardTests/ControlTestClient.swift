@@ -4,33 +4,25 @@ import Synchronization
 @testable import Switchyard
 @testable import SwitchyardBus
 @testable import SwitchyardDoors
+import SwitchyardIO
 
-/// A blocking control-socket client for tests. Its calls block their thread, so tests run
-/// them through ``blocking(_:)`` on a thread of their own, never on the cooperative pool.
+/// A blocking control-socket client for tests, on the one line client the command line uses
+/// too. Its calls block their thread, so tests run them through ``blocking(_:)`` on a thread
+/// of their own, never on the cooperative pool.
 final class ControlTestClient: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    let descriptor: Int32
-    private let buffer = Mutex([UInt8]())
+    private let connection: LineSocketClient
+    var descriptor: Int32 { connection.descriptor }
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let (address, length) = try UnixSocket.address(path)
-        var target = address
-        let connected = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) }
+        do {
+            connection = try LineSocketClient(path: path)
+        } catch {
+            throw Failure(description: "connect \(path): \(error.description)")
         }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(descriptor)
-            throw Failure(description: "connect \(path): \(reason)")
-        }
-    }
-
-    deinit {
-        Glibc.close(descriptor)
     }
 
     func write(_ text: String) throws {
@@ -38,33 +30,12 @@ final class ControlTestClient: Sendable {
     }
 
     func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
-            offset += sent
-        }
+        try connection.write(bytes)
     }
 
     /// The next line, `nil` at the end of the stream; throws after `timeout` (scaled).
     func readLine(timeout: Duration = .seconds(30)) throws -> String? {
-        let deadline = TestDeadline(after: timeout)
-        while true {
-            let line: String?? = buffer.withLock { buffer in
-                guard let newline = buffer.firstIndex(of: 10) else { return nil }
-                defer { buffer.removeSubrange(...newline) }
-                return .some(String(decoding: buffer[..<newline], as: UTF8.self))
-            }
-            if let line { return line }
-            guard !deadline.hasPassed else { throw Failure(description: "no line within \(deadline.budget)") }
-            var interest = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&interest, 1, deadline.remainingMilliseconds())
-            guard interest.revents != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 64 << 10)
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            if count <= 0 { return nil }
-            buffer.withLock { $0.append(contentsOf: chunk[..<count]) }
-        }
+        try connection.readLine(timeout: TestDeadline(after: timeout).budget).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The next line as JSON.
@@ -81,7 +52,7 @@ final class ControlTestClient: Sendable {
 
     /// Half-closes: the server sees the end of the requests.
     func finishWriting() {
-        shutdown(descriptor, Int32(SHUT_WR))
+        connection.finishWriting()
     }
 }
 

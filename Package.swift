@@ -90,6 +90,7 @@ let package = Package(
 
         .testTarget(name: "SwitchyardStreamsTests", dependencies: ["SwitchyardTestSupport", "SwitchyardStreams", "SwitchyardTesting"]),
         .testTarget(name: "SwitchyardTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardDoors", "SwitchyardIO"]),
+        .testTarget(name: "SwitchyardDoorsTests", dependencies: ["SwitchyardTestSupport", "Switchyard", "SwitchyardBus", "SwitchyardDoors", "SwitchyardIO"]),
         .testTarget(name: "SwitchyardIOTests", dependencies: ["SwitchyardTestSupport", "SwitchyardIO"]),
         // Uses the library only through its products, as a program depending on the package would.
         .testTarget(name: "ExamplesTests", dependencies: ["SwitchyardTestSupport", "SwitchyardExamples", "SwitchyardSnippets", "SwitchyardBus", "SwitchyardTesting", "SwitchyardBusTesting"]),

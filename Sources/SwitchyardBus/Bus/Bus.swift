@@ -72,12 +72,11 @@ public final actor Bus {
         clock: any Clock<Duration> = ContinuousClock(),
         log: LogSink = LogSink()
     ) throws(ConfigurationError) {
+        // Hidden before the plugins are made, so nothing a plugin logs while reading its
+        // settings shows a secret (hiding again in the initializer below merges nothing new).
         log.hide(configuration.secrets)
-        let plugins = try Bus.makePlugins(configuration, registry: registry)
-        let slices = SliceTable(Bus.slices(of: configuration.plugins, plugins, secrets: configuration.secrets))
-        self.init(configuration: configuration, registry: registry, plugins: plugins, slices: slices,
-                  initialState: BusStateModel.initialState(slices.current), firstSequence: 1,
-                  directory: nil, serving: [], clock: clock, log: log)
+        self.init(configuration: configuration, registry: registry,
+                  plugins: try Bus.makePlugins(configuration, registry: registry), clock: clock, log: log)
     }
 
     /// Builds a bus around plugins already made, one per declaration of `configuration` in

@@ -19,8 +19,7 @@ extension DoorBackend {
             readiness: { [weak bus] in bus?.readinessReport() ?? (false, ["the bus has stopped"]) },
             metrics: { [weak bus] in bus.map { BusMetrics.exposition(of: $0.metricsSnapshot()) } ?? "" },
             nextActionID: { core.store.nextSequence },
-            journalDirectory: bus.journals ? bus.dataDirectory : nil,
-            dashboard: Array(DashboardPage.html(positionSources: bus.registry.positionSources).utf8)
+            journalDirectory: bus.journals ? bus.dataDirectory : nil
         )
     }
 }

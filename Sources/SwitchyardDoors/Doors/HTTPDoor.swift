@@ -15,8 +15,12 @@ public final class HTTPDoor: BusService {
     ///   (in use, say).
     public func start(on bus: Bus) throws(BusError) -> String? {
         guard let settings = bus.configuration.bus.http else { return nil }
+        // Only this door serves the page, so only it builds it (once, with the plugins'
+        // position sources).
+        var backend = DoorBackend(bus: bus)
+        backend.dashboard = Array(DashboardPage.html(positionSources: bus.registry.positionSources).utf8)
         do {
-            let started = try HTTPServer.start(settings: settings, limits: HTTPLimits(settings: settings), backend: DoorBackend(bus: bus), log: bus.core.log)
+            let started = try HTTPServer.start(settings: settings, limits: HTTPLimits(settings: settings), backend: backend, log: bus.core.log)
             server.withLock { $0 = started }
             return "http \(started.url)"
         } catch {

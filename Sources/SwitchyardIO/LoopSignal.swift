@@ -5,13 +5,14 @@ import Synchronization
 /// once for calls that come before it runs. A producer of many small results (replies,
 /// stream items) thus costs the loop one turn per batch, not per item.
 ///
-/// Made by ``LoopThread/makeSignal(_:)``; inert once ``LoopThread/removeSignal(_:)`` ran.
+/// Made by ``LoopThread/makeSignal(_:)``; inert once ``LoopThread/removeSignal(_:)`` ran. An
+/// ``EmbeddedLoop``'s signals queue nothing: its turn looks at them (``takeFired()``).
 package final class LoopSignal: Sendable {
     let token: UInt64
-    private let loop: EventLoop
+    private let loop: EventLoop?
     private let pending = Atomic<Bool>(false)
 
-    init(token: UInt64, loop: EventLoop) {
+    init(token: UInt64, loop: EventLoop?) {
         self.token = token
         self.loop = loop
     }
@@ -19,7 +20,13 @@ package final class LoopSignal: Sendable {
     /// Queues the work unless it is queued already.
     package func fire() {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        loop.enqueue(.signal(self))
+        loop?.enqueue(.signal(self))
+    }
+
+    /// Whether the signal was fired since it last ran, re-armed at once (the embedded loop's
+    /// turn, which polls its signals instead of being woken).
+    func takeFired() -> Bool {
+        pending.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// Called on the loop just before the work runs, so a call made while it runs queues it

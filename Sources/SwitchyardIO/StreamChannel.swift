@@ -27,6 +27,8 @@ extension StreamHandler {
 ///
 /// Every member is used on the loop's thread.
 package protocol StreamChannel: AnyObject {
+    /// Hears what arrives; released when the channel closes.
+    var handler: (any StreamHandler)? { get set }
     /// Whether the handler wants bytes; while `false` nothing is read. Default: `true`.
     var isReading: Bool { get set }
     /// Whether the handler wants ``StreamHandler/writable()`` calls. Default: `false`.

@@ -79,4 +79,28 @@ struct EmbeddedLoopTests {
         #expect(fired.map(\.1) == [.seconds(1), .milliseconds(1_500), .seconds(2)])
         #expect(loop.now - start == .seconds(5))
     }
+
+    /// A turn runs each signal fired since the last one once (however often it was fired, from
+    /// whichever thread), then the before-waiting work; a removed signal's work never runs.
+    @Test func signalsAndBeforeWaitingRunInATurn() async {
+        let loop = EmbeddedLoop()
+        var ran: [String] = []
+        let fired = loop.makeSignal()
+        let removed = loop.makeSignal()
+        loop.setSignalHandler(fired) {
+            ran.append("signal")
+            loop.beforeWaiting { ran.append("before waiting") }
+        }
+        loop.setSignalHandler(removed) { ran.append("removed") }
+        loop.removeSignal(removed)
+        #expect(!loop.runTurn())
+        await Task.detached { for _ in 0..<3 { fired.fire() } }.value
+        removed.fire()
+        #expect(loop.runTurn())
+        #expect(ran == ["signal", "before waiting"])
+        #expect(!loop.runTurn())
+        fired.fire()
+        loop.advance(by: .zero)
+        #expect(ran == ["signal", "before waiting", "signal", "before waiting"])
+    }
 }

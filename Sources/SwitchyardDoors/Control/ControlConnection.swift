@@ -21,7 +21,7 @@ final class ControlConnection: HostedConnection {
     var watcher: Task<Void, Never>?
     var producer: Task<Void, Never>? { watcher }
     /// When the connection last received bytes or had anything to do, for the idle timeout.
-    var lastActivity = ContinuousClock.now
+    var lastActivity: ContinuousClock.Instant
     /// Told what became of each of the connection's dispatches; every dispatch's inbox entry
     /// carries it.
     let dispatchCompletion: StoreCompletion
@@ -29,6 +29,7 @@ final class ControlConnection: HostedConnection {
     init(channel: any StreamChannel, limits: ControlLimits, host: ControlHost, server: ControlServer) {
         self.channel = channel
         self.host = host
+        lastActivity = host.thread.now
         let outbox = ConnectionOutbox(capacity: limits.watcherBufferBytes)
         self.outbox = outbox
         self.session = ControlSession(maximumLineLength: limits.maximumLineLength)
@@ -39,7 +40,7 @@ final class ControlConnection: HostedConnection {
     var peerHungUp: Bool { channel.isHungUp }
 
     func received(_ bytes: UnsafeRawBufferPointer) {
-        lastActivity = ContinuousClock.now
+        lastActivity = host.thread.now
         session.receive(bytes)
         channel.isReading = session.wantsInput(readAhead: ControlLimits.readAhead)
         host.service(self)
@@ -63,7 +64,7 @@ final class ControlConnection: HostedConnection {
         let sent = sendOutbox()
         // A closing watcher that still reads gets the time it needs for its last lines.
         if sent > 0, let deadline = closeDeadline {
-            closeDeadline = max(deadline, ContinuousClock.now.advanced(by: ControlHost.closeGrace))
+            closeDeadline = max(deadline, host.thread.now.advanced(by: ControlHost.closeGrace))
         }
     }
 
@@ -71,7 +72,7 @@ final class ControlConnection: HostedConnection {
     var isDone: Bool {
         if session.isWatching {
             guard let closeDeadline else { return peerHungUp || outputBroken }
-            return peerHungUp || outputBroken || outbox.pendingCount == 0 || ContinuousClock.now >= closeDeadline
+            return peerHungUp || outputBroken || outbox.pendingCount == 0 || host.thread.now >= closeDeadline
         }
         return session.isFinished && (outputBroken || outbox.pendingCount == 0)
     }

@@ -19,7 +19,7 @@ final class ControlHost: ConnectionHost {
     static let logName = "control"
 
     let server: ControlServer
-    let thread: LoopThread
+    let thread: any HostLoop
     var connections = HostedConnections<ControlConnection>()
     private var idleTimer: (id: TimerID, due: ContinuousClock.Instant)?
     private var loggedRefusedUsers = Set<UInt32>()
@@ -34,15 +34,18 @@ final class ControlHost: ConnectionHost {
     /// The hand-over is due before the loop waits again.
     @exclusivity(unchecked) private var handOverDue = false
 
-    private init(server: ControlServer, thread: LoopThread) {
+    private init(server: ControlServer, thread: any HostLoop) {
         self.server = server
         self.thread = thread
     }
 
     /// Starts serving `server`'s listener on `thread`. The host keeps itself alive through its
     /// signal handlers and acceptor until it finishes.
-    static func start(server: ControlServer, on thread: LoopThread) {
-        ControlHost(server: server, thread: thread).start(acceptPause: acceptPause, failed: "control: the socket server stopped") { $0.accepted($1) }
+    @discardableResult
+    static func start(server: ControlServer, on thread: any HostLoop) -> ControlHost {
+        let host = ControlHost(server: server, thread: thread)
+        host.start(acceptPause: acceptPause, failed: "control: the socket server stopped") { $0.accepted($1) }
+        return host
     }
 
     /// Handles what the acceptor reports. Out of descriptors, the waiting client it accepted
@@ -72,10 +75,14 @@ final class ControlHost: ConnectionHost {
             refuse(descriptor, with: .tooManyClients(limit: server.limits.maximumClients))
             return
         }
-        let opened = open(descriptor, refuse: { refuse($0, with: .outOfDescriptors) }) {
-            ControlConnection(channel: $0, limits: server.limits, host: self, server: server)
-        }
-        guard let connection = opened else { return }
+        open(descriptor) { refuse($0, with: .outOfDescriptors) }
+    }
+
+    func makeConnection(_ channel: any StreamChannel) -> ControlConnection {
+        ControlConnection(channel: channel, limits: server.limits, host: self, server: server)
+    }
+
+    func opened(_ connection: ControlConnection) {
         armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
     }
 
@@ -112,7 +119,7 @@ final class ControlHost: ConnectionHost {
             // A dropped watcher has stopped reading, so it gets longer to come back for its
             // last line, the `too-slow` error; it is closed either way.
             if events.dropped != nil || events.finished, connection.closeDeadline == nil {
-                connection.closeDeadline = ContinuousClock.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
+                connection.closeDeadline = thread.now.advanced(by: events.dropped != nil ? Self.dropGrace : Self.closeGrace)
             }
         }
         // The dispatches of a loop turn, of every connection, go to the bus together before the
@@ -126,7 +133,7 @@ final class ControlHost: ConnectionHost {
             perform(step, on: connection)
         }
         connection.flush()
-        let now = ContinuousClock.now
+        let now = thread.now
         if !connection.isIdle || connection.closeDeadline != nil { connection.lastActivity = now }
         if connection.isDone || (stopDeadline.map { connection.isIdle || now >= $0 } ?? false) {
             close(connection)
@@ -277,7 +284,7 @@ final class ControlHost: ConnectionHost {
     /// request, telling them why; returns when the next one may be due.
     private func closeIdleConnections() -> ContinuousClock.Instant? {
         let timeout = server.limits.idleTimeout
-        let now = ContinuousClock.now
+        let now = thread.now
         var nextDue: ContinuousClock.Instant?
         for connection in Array(connections.open.values) {
             guard connection.isIdle(longerThan: timeout, now: now) else {

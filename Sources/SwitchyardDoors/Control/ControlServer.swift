@@ -15,12 +15,13 @@ final class ControlServer: SocketServer {
     let log: LogSink
     let lifecycle: ServerLifecycle<ControlStatistics>
 
-    private init(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink, listener: Int32, loop: EventLoop) {
+    private init(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink, listener: Int32,
+                 signals: (outbox: LoopSignal, stop: LoopSignal)) {
         self.path = path
         self.limits = limits
         self.backend = backend
         self.log = log
-        lifecycle = ServerLifecycle(loop: loop, listener: listener, statistics: ControlStatistics(socketPath: path))
+        lifecycle = ServerLifecycle(listener: listener, signals: signals, statistics: ControlStatistics(socketPath: path))
     }
 
     /// Listens on `path` and starts serving on the process's event loop.
@@ -29,13 +30,20 @@ final class ControlServer: SocketServer {
     static func start(path: String, limits: ControlLimits, backend: DoorBackend, log: LogSink) throws(ListenFailure) -> ControlServer {
         let loop = try sharedLoop()
         let listener = try UnixSocket.listen(at: path, backlog: 128)
-        let server = ControlServer(path: path, limits: limits, backend: backend, log: log, listener: listener, loop: loop)
+        let server = ControlServer(path: path, limits: limits, backend: backend, log: log, listener: listener, signals: signals(on: loop))
         loop.execute { thread in ControlHost.start(server: server, on: thread) }
         return server
     }
 
+    /// A server without a socket, served on the embedded `loop`: the test hands its host the
+    /// connections (``ConnectionHost/adopt(_:)``) and runs the loop's turns.
+    static func embedded(limits: ControlLimits, backend: DoorBackend, log: LogSink, on loop: EmbeddedLoop) -> ControlHost {
+        let server = ControlServer(path: "", limits: limits, backend: backend, log: log, listener: -1, signals: signals(on: loop))
+        return ControlHost.start(server: server, on: loop)
+    }
+
     /// The loop side has closed every connection: the listener closes and the socket file goes.
     func markExited() {
-        lifecycle.markExited { unlink(path) }
+        lifecycle.markExited { if !path.isEmpty { unlink(path) } }
     }
 }

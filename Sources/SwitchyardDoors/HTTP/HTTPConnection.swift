@@ -23,7 +23,7 @@ final class HTTPConnection: HostedConnection {
     var outputBroken = false
     private(set) var inputEnded = false
     /// When the connection last received bytes or sent some, for the idle timeout.
-    var lastActivity = ContinuousClock.now
+    var lastActivity: ContinuousClock.Instant
     /// When the request being received began, for the request timeout.
     var requestStarted: ContinuousClock.Instant?
     /// The timer that looks at the connection again at its next deadline.
@@ -32,12 +32,13 @@ final class HTTPConnection: HostedConnection {
     init(channel: any StreamChannel, limits: HTTPLimits, budget: OutboxBudget, host: HTTPHost) {
         self.channel = channel
         self.host = host
+        lastActivity = host.thread.now
         outbox = ConnectionOutbox(capacity: limits.streamBufferBytes, budget: budget)
         parser = HTTPRequestParser(limits: limits)
     }
 
     func received(_ bytes: UnsafeRawBufferPointer) {
-        let now = ContinuousClock.now
+        let now = host.thread.now
         lastActivity = now
         // A streaming client has nothing more to say; what it sends is read (to see it close)
         // and dropped.
@@ -72,6 +73,6 @@ final class HTTPConnection: HostedConnection {
 
     /// Sends what the outbox holds, as far as the socket takes it.
     func flush() {
-        if sendOutbox() > 0 { lastActivity = ContinuousClock.now }
+        if sendOutbox() > 0 { lastActivity = host.thread.now }
     }
 }

@@ -9,7 +9,7 @@ import SwitchyardStreams
 /// connection's timer (request timeout, idle timeout, the stop deadline).
 final class HTTPHost: ConnectionHost {
     let server: HTTPServer
-    let thread: LoopThread
+    let thread: any HostLoop
     private let router: HTTPRouter
     /// What the event streams' outboxes hold together.
     private let streamBudget: OutboxBudget
@@ -17,7 +17,7 @@ final class HTTPHost: ConnectionHost {
     private var loggedDrop = false
     static let logName = "http"
 
-    private init(server: HTTPServer, thread: LoopThread) {
+    private init(server: HTTPServer, thread: any HostLoop) {
         self.server = server
         self.thread = thread
         router = HTTPRouter(backend: server.backend, authorization: HTTPAuthorization(token: server.settings.token),
@@ -26,8 +26,11 @@ final class HTTPHost: ConnectionHost {
     }
 
     /// Starts serving `server`'s listener on `thread`.
-    static func start(server: HTTPServer, on thread: LoopThread) {
-        HTTPHost(server: server, thread: thread).start(acceptPause: .milliseconds(100), failed: "http: the server stopped") { $0.accepted($1) }
+    @discardableResult
+    static func start(server: HTTPServer, on thread: any HostLoop) -> HTTPHost {
+        let host = HTTPHost(server: server, thread: thread)
+        host.start(acceptPause: .milliseconds(100), failed: "http: the server stopped") { $0.accepted($1) }
+        return host
     }
 
     private func accepted(_ event: Acceptor.Event) {
@@ -43,10 +46,15 @@ final class HTTPHost: ConnectionHost {
         }
         var on: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        let opened = open(descriptor, refuse: { refuse($0, "the bus cannot serve a connection now; try again later") }) {
-            HTTPConnection(channel: $0, limits: server.limits, budget: streamBudget, host: self)
-        }
-        if let opened { armTimer(opened) }
+        open(descriptor) { refuse($0, "the bus cannot serve a connection now; try again later") }
+    }
+
+    func makeConnection(_ channel: any StreamChannel) -> HTTPConnection {
+        HTTPConnection(channel: channel, limits: server.limits, budget: streamBudget, host: self)
+    }
+
+    func opened(_ connection: HTTPConnection) {
+        armTimer(connection)
     }
 
     /// Closes the connection that has waited longest for its next request, making room for a
@@ -116,12 +124,12 @@ final class HTTPHost: ConnectionHost {
             case .failure(let failure):
                 respond(HTTPResponse.failure(failure), to: connection, keepAlive: false)
             case .request(let request):
-                connection.requestStarted = connection.parser.isInsideRequest ? ContinuousClock.now : nil
+                connection.requestStarted = connection.parser.isInsideRequest ? thread.now : nil
                 perform(request, on: connection)
             }
         }
         connection.flush()
-        if connection.isDone || (stopDeadline.map { connection.isIdle || ContinuousClock.now >= $0 } ?? false) {
+        if connection.isDone || (stopDeadline.map { connection.isIdle || thread.now >= $0 } ?? false) {
             close(connection)
             return
         }
@@ -218,7 +226,7 @@ final class HTTPHost: ConnectionHost {
 
     private func expire(_ connection: HTTPConnection) {
         guard isOpen(connection) else { return }
-        let now = ContinuousClock.now
+        let now = thread.now
         if let started = connection.requestStarted, !connection.awaitingResponse,
            now >= started.advanced(by: server.limits.requestTimeout) {
             server.count { $0.timedOut += 1 }

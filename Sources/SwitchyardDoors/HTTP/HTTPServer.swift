@@ -16,7 +16,8 @@ final class HTTPServer: SocketServer {
     let port: Int
     let lifecycle: ServerLifecycle<HTTPStatistics>
 
-    private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int, loop: EventLoop) {
+    private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int,
+                 signals: (outbox: LoopSignal, stop: LoopSignal)) {
         self.settings = settings
         self.limits = limits
         self.backend = backend
@@ -26,7 +27,7 @@ final class HTTPServer: SocketServer {
         listening.port = port
         var statistics = HTTPStatistics(listen: listening.authority)
         statistics.tiles = settings.tiles
-        lifecycle = ServerLifecycle(loop: loop, listener: listener, statistics: statistics)
+        lifecycle = ServerLifecycle(listener: listener, signals: signals, statistics: statistics)
     }
 
     /// Listens on the settings' address and starts serving on the process's event loop.
@@ -35,9 +36,18 @@ final class HTTPServer: SocketServer {
     static func start(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink) throws(ListenFailure) -> HTTPServer {
         let loop = try sharedLoop()
         let (listener, port) = try TCPListener.listen(host: settings.host, port: settings.port, backlog: 128)
-        let server = HTTPServer(settings: settings, limits: limits, backend: backend, log: log, listener: listener, port: port, loop: loop)
+        let server = HTTPServer(settings: settings, limits: limits, backend: backend, log: log, listener: listener, port: port,
+                                signals: signals(on: loop))
         loop.execute { thread in HTTPHost.start(server: server, on: thread) }
         return server
+    }
+
+    /// A server without a socket, served on the embedded `loop`: the test hands its host the
+    /// connections (``ConnectionHost/adopt(_:)``) and runs the loop's turns.
+    static func embedded(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, on loop: EmbeddedLoop) -> HTTPHost {
+        let server = HTTPServer(settings: settings, limits: limits, backend: backend, log: log, listener: -1, port: settings.port,
+                                signals: signals(on: loop))
+        return HTTPHost.start(server: server, on: loop)
     }
 
     /// The URL of the server's root (`http://127.0.0.1:8080/`).

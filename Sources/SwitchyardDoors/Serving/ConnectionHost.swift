@@ -33,13 +33,17 @@ protocol ConnectionHost: AnyObject {
 
     /// The server.
     var server: Server { get }
-    /// The loop thread the host runs on.
-    var thread: LoopThread { get }
+    /// The loop the host runs on: the process's event loop, or an embedded one in a test.
+    var thread: any HostLoop { get }
     /// The acceptor, the open connections and the stop state.
     var connections: HostedConnections<Connection> { get set }
 
     /// Collects the connection's events, serves it, sends, and closes it when it is done.
     func service(_ connection: Connection)
+    /// A connection over `channel`, not yet served.
+    func makeConnection(_ channel: any StreamChannel) -> Connection
+    /// Arms what a new connection needs armed (its idle timer).
+    func opened(_ connection: Connection)
     /// Counts a new connection in.
     func countOpened(_ connection: Connection)
     /// Counts a closing connection out; runs before its socket closes, so a client that sees
@@ -53,12 +57,14 @@ extension ConnectionHost {
     /// Serves the server's listener: the server's signals look at every outbox and stop the
     /// host, and the acceptor reports to `accepted`. The host keeps itself alive through
     /// them until it finishes. When the listener cannot be served, `failed` is logged and the
-    /// host finishes.
+    /// host finishes. A server without a listener (a test's, on an embedded loop) is served
+    /// the connections the test ``adopt(_:)``s.
     func start(acceptPause: Duration, failed: String, accepted: @escaping (Self, Acceptor.Event) -> Void) {
         thread.setSignalHandler(server.outboxSignal) { self.serviceAll() }
         thread.setSignalHandler(server.stopSignal) { self.stop() }
+        guard server.listener >= 0 else { return }
         do {
-            connections.acceptor = try Acceptor(listener: server.listener, on: thread, pause: acceptPause) { accepted(self, $0) }
+            connections.acceptor = try thread.accept(on: server.listener, pause: acceptPause) { accepted(self, $0) }
         } catch {
             server.log.write(.error, "\(failed): \(error)")
             finish()
@@ -86,22 +92,29 @@ extension ConnectionHost {
         }
     }
 
-    /// Registers `descriptor` on the loop as a connection made by `make`, counts it and
-    /// returns it; when the loop cannot take it, logs the reason and `refuse`s the descriptor
-    /// instead.
-    func open(_ descriptor: Int32, refuse: (Int32) -> Void, make: (SocketChannel) -> Connection) -> Connection? {
-        let channel: SocketChannel
+    /// Registers `descriptor` on the loop and serves it as a connection; when the loop cannot
+    /// take it, logs the reason and `refuse`s the descriptor instead.
+    func open(_ descriptor: Int32, refuse: (Int32) -> Void) {
+        let channel: any StreamChannel
         do {
-            channel = try SocketChannel(descriptor: descriptor, on: thread)
+            channel = try thread.channel(for: descriptor)
         } catch {
             server.log.write(.warning, "\(Self.logName): cannot serve a connection: \(error)")
             refuse(descriptor)
-            return nil
+            return
         }
-        let connection = make(channel)
+        adopt(channel)
+    }
+
+    /// Serves `channel` as a new connection (an accepted socket's, or a test's embedded
+    /// one), counted and with its timers armed, and returns it.
+    @discardableResult
+    func adopt(_ channel: any StreamChannel) -> Connection {
+        let connection = makeConnection(channel)
         channel.handler = connection
         connections.open[ObjectIdentifier(connection)] = connection
         countOpened(connection)
+        opened(connection)
         return connection
     }
 

@@ -29,9 +29,17 @@ extension SocketServer {
         }
     }
 
-    /// The loop the host runs on.
-    var loop: EventLoop { lifecycle.loop }
-    /// The listening socket.
+    /// The signals a host on `loop` hears: the outbox's, the stop's.
+    static func signals(on loop: EventLoop) -> (outbox: LoopSignal, stop: LoopSignal) {
+        (loop.makeSignal(), loop.makeSignal())
+    }
+
+    /// The signals a host on the embedded `loop` hears (its turns run them).
+    static func signals(on loop: EmbeddedLoop) -> (outbox: LoopSignal, stop: LoopSignal) {
+        (loop.makeSignal(), loop.makeSignal())
+    }
+
+    /// The listening socket; -1 for a server whose connections a test hands its host.
     var listener: Int32 { lifecycle.listener }
     /// Tells the loop side to look at the outboxes.
     var outboxSignal: LoopSignal { lifecycle.outboxSignal }
@@ -63,7 +71,6 @@ extension SocketServer {
 
 /// The state a ``SocketServer``'s loop side and its tasks share.
 final class ServerLifecycle<Statistics: Sendable>: Sendable {
-    let loop: EventLoop
     let listener: Int32
     let outboxSignal: LoopSignal
     let stopSignal: LoopSignal
@@ -71,12 +78,12 @@ final class ServerLifecycle<Statistics: Sendable>: Sendable {
     private let counters: Mutex<Statistics>
     private let exited = CurrentValue(false)
 
-    /// The shared state of a server listening on `listener`, served on `loop`.
-    init(loop: EventLoop, listener: Int32, statistics: Statistics) {
-        self.loop = loop
+    /// The shared state of a server listening on `listener` (-1: none), whose host hears
+    /// `signals` (made by the loop it runs on).
+    init(listener: Int32, signals: (outbox: LoopSignal, stop: LoopSignal), statistics: Statistics) {
         self.listener = listener
-        outboxSignal = loop.makeSignal()
-        stopSignal = loop.makeSignal()
+        outboxSignal = signals.outbox
+        stopSignal = signals.stop
         counters = Mutex(statistics)
     }
 
@@ -91,7 +98,7 @@ final class ServerLifecycle<Statistics: Sendable>: Sendable {
     /// The loop side has closed every connection: the listener closes, `cleanUp` runs (the
     /// control socket's file goes), then ``SocketServer/shutDown(grace:)`` returns.
     func markExited(_ cleanUp: () -> Void = {}) {
-        close(listener)
+        if listener >= 0 { close(listener) }
         cleanUp()
         exited.send(true)
         exited.finish()

@@ -20,6 +20,7 @@ final class ControlConnection: HostedConnection {
     /// The task streaming to a watching connection.
     var watcher: Task<Void, Never>?
     var producer: Task<Void, Never>? { watcher }
+    var isStreaming: Bool { session.isWatching }
     /// When the connection last received bytes or had anything to do, for the idle timeout.
     var lastActivity: ContinuousClock.Instant
     /// Told what became of each of the connection's dispatches; every dispatch's inbox entry

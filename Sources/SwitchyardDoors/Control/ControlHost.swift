@@ -53,10 +53,10 @@ final class ControlHost: ConnectionHost {
     /// hang in the backlog), and the exhaustion is logged once until a connection succeeds.
     private func accepted(_ event: Acceptor.Event) {
         handle(event, refusal: "too-many-clients", admit: admit) { refused in
-            server.count { $0.refused += 1 }
             if let refused {
-                _ = ControlReply.error(.outOfDescriptors).withUnsafeBytes { Sockets.send(refused, $0) }
-                Glibc.close(refused)
+                refuse(refused, with: .outOfDescriptors)
+            } else {
+                server.count { $0.refused += 1 }
             }
         }
     }
@@ -86,24 +86,10 @@ final class ControlHost: ConnectionHost {
         armIdleTimer(due: connection.lastActivity.advanced(by: server.limits.idleTimeout))
     }
 
-    func countOpened(_ connection: ControlConnection) {
-        server.count { statistics in
-            statistics.accepted += 1
-            statistics.clients += 1
-        }
-    }
-
-    func countClosed(_ connection: ControlConnection) {
-        server.count { statistics in
-            statistics.clients -= 1
-            if connection.session.isWatching { statistics.watchers -= 1 }
-        }
-    }
+    static var counts: ConnectionCounts<ControlStatistics, UInt64> { ConnectionCounts(accepted: \.accepted, open: \.clients, streaming: \.watchers, refused: \.refused) }
 
     private func refuse(_ descriptor: Int32, with error: ControlError) {
-        _ = ControlReply.error(error).withUnsafeBytes { Sockets.send(descriptor, $0) }
-        Glibc.close(descriptor)
-        server.count { $0.refused += 1 }
+        refuse(descriptor, with: ControlReply.error(error))
     }
 
     /// Collects the connection's events, runs its steps while its replies fit, sends, and

@@ -16,6 +16,7 @@ final class HTTPConnection: HostedConnection {
     /// The task streaming events to this connection.
     var stream: Task<Void, Never>?
     var producer: Task<Void, Never>? { stream }
+    var isStreaming: Bool { stream != nil }
     /// Close once the outbox is sent: the response said `Connection: close`, or a request
     /// failed.
     var closing = false

@@ -69,19 +69,7 @@ final class HTTPHost: ConnectionHost {
         return true
     }
 
-    func countOpened(_ connection: HTTPConnection) {
-        server.count { statistics in
-            statistics.accepted += 1
-            statistics.connections += 1
-        }
-    }
-
-    func countClosed(_ connection: HTTPConnection) {
-        server.count { statistics in
-            statistics.connections -= 1
-            if connection.stream != nil { statistics.streams -= 1 }
-        }
-    }
+    static var counts: ConnectionCounts<HTTPStatistics, Int> { ConnectionCounts(accepted: \.accepted, open: \.connections, streaming: \.streams, refused: \.refused) }
 
     /// The host keeps no timers besides its connections'.
     func cancelHostTimers() {}
@@ -90,12 +78,8 @@ final class HTTPHost: ConnectionHost {
     private func refuse(_ descriptor: Int32, _ message: String) {
         var response = HTTPResponse.text("503 Service Unavailable: \(message)", status: 503)
         response.headers["Retry-After"] = "1"
-        _ = response.serialized(keepAlive: false).withUnsafeBytes { Sockets.send(descriptor, $0) }
-        Glibc.close(descriptor)
-        server.count { statistics in
-            statistics.refused += 1
-            statistics.responses[503, default: 0] += 1
-        }
+        refuse(descriptor, with: response.serialized(keepAlive: false))
+        server.count { $0.responses[503, default: 0] += 1 }
     }
 
     /// Collects the connection's events, answers its requests while it may, sends, and closes

@@ -1,3 +1,4 @@
+import Glibc
 import SwitchyardIO
 
 /// The loop-side state every ``ConnectionHost`` keeps.
@@ -44,11 +45,11 @@ protocol ConnectionHost: AnyObject {
     func makeConnection(_ channel: any StreamChannel) -> Connection
     /// Arms what a new connection needs armed (its idle timer).
     func opened(_ connection: Connection)
-    /// Counts a new connection in.
-    func countOpened(_ connection: Connection)
-    /// Counts a closing connection out; runs before its socket closes, so a client that sees
-    /// the end sees the count too.
-    func countClosed(_ connection: Connection)
+    /// The type of the server's count of accepted connections.
+    associatedtype AcceptedCount: FixedWidthInteger
+    /// Where the server's statistics count connections: accepted since it started, open now,
+    /// and of those streaming (watchers, event streams).
+    static var counts: ConnectionCounts<Server.Statistics, AcceptedCount> { get }
     /// Cancels the timers of the host's own (the control host's idle sweep) when it stops.
     func cancelHostTimers()
 }
@@ -113,9 +114,34 @@ extension ConnectionHost {
         let connection = makeConnection(channel)
         channel.handler = connection
         connections.open[ObjectIdentifier(connection)] = connection
-        countOpened(connection)
+        countOpened()
         opened(connection)
         return connection
+    }
+
+    /// Counts a new connection in.
+    private func countOpened() {
+        server.count { statistics in
+            statistics[keyPath: Self.counts.accepted] += 1
+            statistics[keyPath: Self.counts.open] += 1
+        }
+    }
+
+    /// Counts a closing connection out; runs before its socket closes, so a client that sees
+    /// the end sees the count too.
+    private func countClosed(_ connection: Connection) {
+        server.count { statistics in
+            statistics[keyPath: Self.counts.open] -= 1
+            if connection.isStreaming { statistics[keyPath: Self.counts.streaming] -= 1 }
+        }
+    }
+
+    /// Tells a client the host will not serve why (`reply`, sent without waiting: the socket
+    /// is new, so its buffer takes it), closes it and counts it refused.
+    func refuse(_ descriptor: Int32, with reply: [UInt8]) {
+        _ = reply.withUnsafeBytes { Sockets.send(descriptor, $0) }
+        Glibc.close(descriptor)
+        server.count { $0[keyPath: Self.counts.refused] += 1 }
     }
 
     /// Whether `connection` is still open.
@@ -173,4 +199,16 @@ extension ConnectionHost {
         if streamed { FreedMemory.release() }
         if connections.stopDeadline != nil, connections.open.isEmpty { finish() }
     }
+}
+
+/// Where a server's statistics count its connections (see ``ConnectionHost/counts``).
+struct ConnectionCounts<Statistics, Accepted: FixedWidthInteger> {
+    /// Connections accepted since the server started.
+    var accepted: WritableKeyPath<Statistics, Accepted>
+    /// Connections open now.
+    var open: WritableKeyPath<Statistics, Int>
+    /// Of those, connections streaming (a watcher, an event stream).
+    var streaming: WritableKeyPath<Statistics, Int>
+    /// Connections refused (at the limit, out of descriptors, not served).
+    var refused: WritableKeyPath<Statistics, Accepted>
 }

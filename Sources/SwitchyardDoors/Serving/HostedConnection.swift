@@ -20,6 +20,8 @@ protocol HostedConnection: StreamHandler {
     var outputBroken: Bool { get set }
     /// The task writing into the outbox (a watcher, an event stream), cancelled on close.
     var producer: Task<Void, Never>? { get }
+    /// Whether the connection streams (counted among the server's streams while open).
+    var isStreaming: Bool { get }
     /// The timer that looks at the connection again at its next deadline.
     var timer: (id: TimerID, due: ContinuousClock.Instant)? { get set }
     /// Sends what the outbox holds; a connection may note the time it sent something.

@@ -74,10 +74,13 @@ public struct NATSPlugin: Plugin {
         ActionSubscription(settings.publish ?? Self.stopping, bufferSize: max(settings.bufferSize, 1024), overflow: .dropOldest)
     }
 
-    /// `state.NAME`: status, url, server, lastError, failures, dropped and counters.
+    /// `state.NAME`: status, url, server, lastError, failures, dropped and counters; with
+    /// `subscribe`, also `origins`, the buses heard (which needs every action: a relayed one
+    /// keeps its type).
     public var slice: StateSlice? {
-        StateSlice(initial: NATSStatusSlice.initial(url: settings.endpoints.first?.description ?? ""),
-                   actions: .domain(name), reduce: NATSStatusSlice.reducer(name: name))
+        let subscribes = !settings.subscribe.isEmpty
+        return StateSlice(initial: NATSStatusSlice.initial(url: settings.endpoints.first?.description ?? "", subscribes: subscribes),
+                          actions: subscribes ? .all : .domain(name), reduce: NATSStatusSlice.reducer(name: name, subscribes: subscribes))
     }
 
     /// Bridges until the bus stops the plugin; never throws, since every failure is reported

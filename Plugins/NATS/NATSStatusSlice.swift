@@ -3,11 +3,12 @@ import SwitchyardBus
 /// The plugin's slice of bus state, `state.NAME`, folded from its own actions:
 /// `status` (`connecting` | `connected` | `disconnected`), `url`, `server`, `lastError`,
 /// `failures` (the `NAME/failed` count), `dropped` (actions lost to a full buffer) and
-/// `counters` (the bridge's, at most a second old while they change: `NAME/counters`).
+/// `counters` (the bridge's, at most a second old while they change: `NAME/counters`); and for
+/// a plugin that subscribes, `origins`: the buses heard through NATS (``RelayOrigins``).
 enum NATSStatusSlice {
-    /// The slice before any action.
-    static func initial(url: String) -> JSON {
-        [
+    /// The slice before any action; with `origins` for a plugin that subscribes.
+    static func initial(url: String, subscribes: Bool = false) -> JSON {
+        var slice: JSON = [
             "status": "connecting",
             "url": .string(url),
             "server": nil,
@@ -16,15 +17,22 @@ enum NATSStatusSlice {
             "dropped": 0,
             "counters": .emptyObject,
         ]
+        if subscribes { slice[RelayOrigins.member] = .emptyObject }
+        return slice
     }
 
-    /// The reducer for the plugin named `name`; it looks only at actions the plugin emitted.
-    static func reducer(name: String) -> @Sendable (inout JSON, BusAction) -> Void {
+    /// The reducer for the plugin named `name`; it looks at actions the plugin emitted and, when
+    /// it subscribes, at the actions relayed from other buses (source `nats:ORIGIN`).
+    static func reducer(name: String, subscribes: Bool = false) -> @Sendable (inout JSON, BusAction) -> Void {
         let status = name + "/status"
         let failed = name + "/failed"
         let overflow = name + "/overflow"
         let counters = name + "/counters"
         return { slice, action in
+            if subscribes, let origin = RelayOrigins.origin(of: action.source) {
+                RelayOrigins.heard(origin, action, in: &slice)
+                return
+            }
             guard action.source == name else { return }
             switch action.type {
             case status:

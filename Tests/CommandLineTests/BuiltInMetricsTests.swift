@@ -15,7 +15,8 @@ struct BuiltInMetricsTests {
     }
 
     /// The whole exposition of a bus with two NATS bridges, a gpsd feed, a fetcher and a timer,
-    /// byte for byte as the core wrote it before the kinds contributed their families.
+    /// byte for byte as the core wrote it before the kinds contributed their families, plus the
+    /// per-origin families NATS added since.
     @Test func exposition() {
         let plugins = [Self.plugin("nats2", "nats", ["published": 5, "received": 2, "buffered": 1, "reconnects": 3]),
                        Self.plugin("gps", "gpsd", ["readPauses": 2, "overrunDisconnects": 1, "lines": 9]),
@@ -26,7 +27,8 @@ struct BuiltInMetricsTests {
             store: StoreStatistics(reduced: 9, rejected: 0, queued: 0, middlewareDrops: 0, middlewareFailures: 0, effectsStarted: 0, effectsInFlight: 0,
                                    effectsCancelled: 0, effectsIgnored: 0, effectOutputsDiscarded: 0, subscribers: []),
             inboxCapacity: 16, plugins: plugins, control: nil, journal: nil)
-        let state: JSON = ["gps": ["fix": ["mode": 3], "satellites": ["used": 7, "visible": 12], "status": "connected"]]
+        let state: JSON = ["gps": ["fix": ["mode": 3], "satellites": ["used": 7, "visible": 12], "status": "connected"],
+                           "nats2": ["origins": ["truck-a": ["received": 3, "lastSeen": "2027-01-15T08:00:00.250Z"]]]]
         let results: [BusCounters.Outcome: UInt64] = [
             BusCounters.Outcome(plugin: "fetch", outcome: "failed", kind: "timeout"): 2,
             BusCounters.Outcome(plugin: "fetch", outcome: "failed", kind: "http"): 1,
@@ -151,6 +153,12 @@ switchyard_nats_buffered{plugin="nats1"} 0
 # TYPE switchyard_nats_dropped_total counter
 switchyard_nats_dropped_total{plugin="nats2"} 0
 switchyard_nats_dropped_total{plugin="nats1"} 0
+# HELP switchyard_nats_origin_received_total Actions a NATS bridge reduced from each origin bus.
+# TYPE switchyard_nats_origin_received_total counter
+switchyard_nats_origin_received_total{plugin="nats2",origin="truck-a"} 3
+# HELP switchyard_nats_origin_last_seen_seconds When the last action from each origin bus was reduced (Unix time).
+# TYPE switchyard_nats_origin_last_seen_seconds gauge
+switchyard_nats_origin_last_seen_seconds{plugin="nats2",origin="truck-a"} 1800000000.25
 # HELP switchyard_plugin_counter Counters plugins report about themselves, by name.
 # TYPE switchyard_plugin_counter gauge
 switchyard_plugin_counter{plugin="nats2",kind="nats",name="reconnects"} 3

@@ -27,7 +27,7 @@ struct DashboardBrowserTests {
         let url = "http://127.0.0.1:\(port)/"
         let screenshot = Self.screenshot
 
-        let checks = try await Self.inBrowser(url, showing: "document.body.outerHTML") { page in
+        let checks = try await HeadlessChromium.inBrowser(url, showing: "document.body.outerHTML") { page in
             let (browser, check) = (page.browser, page.check)
             try check("the feed is live", #"document.body.dataset.connection === "live" && Number(document.body.dataset.feedReceived) > 0"#)
             let received = try browser.evaluate("Number(document.body.dataset.feedReceived)") as? Int ?? 0
@@ -62,7 +62,7 @@ struct DashboardBrowserTests {
             """)
         let url = "http://127.0.0.1:\(port)/"
         let map = #"svg[data-plugin="location"]"#
-        let failures = try await Self.inBrowser(url, showing: "document.querySelector('\(map)')?.outerHTML") { page in
+        let failures = try await HeadlessChromium.inBrowser(url, showing: "document.querySelector('\(map)')?.outerHTML") { page in
             let check = page.check
             try check("the map has the whole track", "document.querySelector('\(map)')?.dataset.points === '\(route.count)'")
             try check("tiles are drawn from the template",
@@ -75,42 +75,5 @@ struct DashboardBrowserTests {
         }
         for failure in failures { Issue.record(Comment(rawValue: failure)) }
         #expect(await bus.stop() == 0)
-    }
-
-    /// A page open in the browser, and what was found wrong on it.
-    final class Page {
-        let browser: HeadlessChromium
-        /// An HTML expression whose first 3000 characters tell why a check failed.
-        let context: String
-        private(set) var failures: [String] = []
-
-        init(browser: HeadlessChromium, context: String) {
-            self.browser = browser
-            self.context = context
-        }
-
-        /// Waits for the JavaScript `expression` to hold; records `what` failed if it never does.
-        func check(_ what: String, _ expression: String) throws {
-            if try !browser.wait(until: expression) {
-                fail("\(what): \(expression) never held; \(String(describing: try? browser.evaluate("\(context).slice(0, 3000)")))")
-            }
-        }
-
-        func fail(_ message: String) {
-            failures.append(message)
-        }
-    }
-
-    /// Opens `url` in headless Chromium, runs `body` on the page, and returns what it found
-    /// wrong; `context` is what a failed check shows of the page.
-    static func inBrowser(_ url: String, showing context: String, _ body: @escaping @Sendable (Page) throws -> Void) async throws -> [String] {
-        try await onThread { () throws -> [String] in
-            let browser = try HeadlessChromium(url: url)
-            defer { browser.close() }
-            try browser.attach()
-            let page = Page(browser: browser, context: context)
-            try body(page)
-            return page.failures
-        }
     }
 }

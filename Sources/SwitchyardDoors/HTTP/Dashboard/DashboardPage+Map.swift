@@ -43,14 +43,19 @@ extension DashboardPage {
         }
 
         function position(map, action) {
-          const payload = action.payload || {}, source = map.source;
-          if (action.source !== map.name || action.type !== map.name + "/" + source.action) return null;
+          if (action.source !== map.name || action.type !== map.name + "/" + map.source.action) return null;
+          return readPosition(map.source, action);
+        }
+
+        // The position `action` carries by the position source `source`, or null.
+        function readPosition(source, action) {
+          const payload = action.payload || {};
           if (source.minimumMode !== undefined && !(payload.mode >= source.minimumMode)) return null;
           const latitude = payload[source.latitude], longitude = payload[source.longitude];
           const accuracy = source.horizontalAccuracy === undefined ? null : payload[source.horizontalAccuracy];
           if (typeof latitude !== "number" || typeof longitude !== "number" || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
           return { latitude, longitude, accuracy: typeof accuracy === "number" ? accuracy : null,
-            time: (source.time !== undefined && payload[source.time]) || action.time };
+            time: (source.time !== undefined && payload[source.time]) || action.time, seen: action.time };
         }
 
         // Web Mercator world pixels at `zoom`.
@@ -78,6 +83,26 @@ extension DashboardPage {
         function drawMap(map) {
           const points = map.points;
           if (!points.length) return;
+          const view = fitView(points);
+          const nodes = backdrop(view);
+          const line = points.map((point) => view.screen(point).map((value) => value.toFixed(1)).join(",")).join(" ");
+          nodes.push(svgNode("polyline", { class: "track", points: line, "data-points": points.length }));
+          const last = points[points.length - 1];
+          const [cx, cy] = view.screen(last);
+          if (last.accuracy !== null) nodes.push(svgNode("circle", { class: "accuracy", cx, cy, r: Math.max(last.accuracy / view.metresPerPixel, 1).toFixed(1) }));
+          nodes.push(svgNode("circle", { class: "position", cx, cy, r: 6 }));
+          map.svg.replaceChildren(...nodes);
+          map.svg.dataset.points = String(points.length);
+          map.svg.dataset.latitude = String(last.latitude);
+          map.svg.dataset.longitude = String(last.longitude);
+          map.caption.textContent = map.name + " (" + map.kind + "): " + last.latitude.toFixed(6) + ", " + last.longitude.toFixed(6)
+            + (last.accuracy !== null ? " ± " + Math.round(last.accuracy) + " m" : "") + " · " + clock(last.time) + " · " + points.length + " points";
+          scheduleFleet();
+        }
+
+        // The whole zoom level at which `points` fit the map with a margin, centred on them, and
+        // how a point lands on the screen there.
+        function fitView(points) {
           let south = 90, north = -90, west = 180, east = -180;
           for (const point of points) {
             south = Math.min(south, point.latitude); north = Math.max(north, point.latitude);
@@ -93,6 +118,12 @@ extension DashboardPage {
           const screen = (point) => { const [x, y] = project(point.latitude, point.longitude, zoom); return [x - left, y - top]; };
           const centre = (south + north) / 2;
           const metresPerPixel = 156543.03392 * Math.cos(centre * Math.PI / 180) / Math.pow(2, zoom);
+          return { zoom, left, top, screen, metresPerPixel };
+        }
+
+        // The tiles (when configured), the grid, the scale bar and the attribution of a view.
+        function backdrop(view) {
+          const { zoom, left, top, metresPerPixel } = view;
           const bar = niceLength(metresPerPixel * 120), barPixels = bar / metresPerPixel;
           const nodes = [];
           if (mapTiles) {
@@ -108,22 +139,11 @@ extension DashboardPage {
           for (let x = Math.ceil(left / barPixels) * barPixels; x < left + MAP_WIDTH; x += barPixels) grid.appendChild(svgNode("line", { x1: x - left, y1: 0, x2: x - left, y2: MAP_HEIGHT }));
           for (let y = Math.ceil(top / barPixels) * barPixels; y < top + MAP_HEIGHT; y += barPixels) grid.appendChild(svgNode("line", { x1: 0, y1: y - top, x2: MAP_WIDTH, y2: y - top }));
           nodes.push(grid);
-          const line = points.map((point) => screen(point).map((value) => value.toFixed(1)).join(",")).join(" ");
-          nodes.push(svgNode("polyline", { class: "track", points: line, "data-points": points.length }));
-          const last = points[points.length - 1];
-          const [cx, cy] = screen(last);
-          if (last.accuracy !== null) nodes.push(svgNode("circle", { class: "accuracy", cx, cy, r: Math.max(last.accuracy / metresPerPixel, 1).toFixed(1) }));
-          nodes.push(svgNode("circle", { class: "position", cx, cy, r: 6 }));
           const label = bar >= 1000 ? bar / 1000 + " km" : bar + " m";
           nodes.push(svgNode("path", { class: "scale", d: "M12," + (MAP_HEIGHT - 22) + " v6 h" + barPixels.toFixed(1) + " v-6" }));
           nodes.push(svgNode("text", { x: 12, y: MAP_HEIGHT - 26 }, label + " (grid " + label + ")"));
           if (mapTiles) nodes.push(svgNode("text", { x: MAP_WIDTH - 8, y: MAP_HEIGHT - 8, "text-anchor": "end" }, "© OpenStreetMap contributors"));
-          map.svg.replaceChildren(...nodes);
-          map.svg.dataset.points = String(points.length);
-          map.svg.dataset.latitude = String(last.latitude);
-          map.svg.dataset.longitude = String(last.longitude);
-          map.caption.textContent = map.name + " (" + map.kind + "): " + last.latitude.toFixed(6) + ", " + last.longitude.toFixed(6)
-            + (last.accuracy !== null ? " ± " + Math.round(last.accuracy) + " m" : "") + " · " + clock(last.time) + " · " + points.length + " points";
+          return nodes;
         }
 
         """#

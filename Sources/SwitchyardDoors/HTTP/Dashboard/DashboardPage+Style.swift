@@ -58,6 +58,9 @@ extension DashboardPage {
         svg.map .accuracy { fill: rgba(11, 107, 203, .15); stroke: rgba(11, 107, 203, .5); }
         svg.map .position { fill: var(--warn); stroke: #fff; stroke-width: 2; }
         svg.map .scale { stroke: var(--ink); stroke-width: 2; fill: none; }
+        svg.map .layer.stale { opacity: .4; }
+        svg.map .layer .position { stroke: #fff; stroke-width: 2; }
+        tr.origin td:first-child { padding-left: 1.2em; }
         svg.map text { font: 11px system-ui, sans-serif; fill: var(--ink); paint-order: stroke; stroke: #fff; stroke-width: 3px; }
 
         """#

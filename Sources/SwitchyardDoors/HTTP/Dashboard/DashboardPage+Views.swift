@@ -23,7 +23,9 @@ extension DashboardPage {
               ensureMap(plugin.name, plugin.kind, stats.journal ? stats.journal.lastSequence || 0 : 0);
             }
           }
+          rows.push(...originRows());
           document.querySelector("#plugins tbody").replaceChildren(...rows);
+          refreshFleet(stats.journal ? stats.journal.lastSequence || 0 : 0);
           const tiles = stats.http && typeof stats.http.tiles === "string" ? stats.http.tiles : null;
           if (tiles !== mapTiles) { mapTiles = tiles; redrawMaps(); }
           return stats;

@@ -19,7 +19,7 @@ enum DashboardPage {
         // `<` as an escape, so no string in the data can end the script element.
         let data = JSON.object(sources).serialized().split(separator: "<", omittingEmptySubsequences: false).joined(separator: "\\u003c")
         return head + "<style>\n" + style + "</style>\n</head>\n" + body + "<script>\n\"use strict\";\n"
-            + "const POSITION_SOURCES = " + data + ";\n" + coreScript + viewScript + mapScript + "start();\n</script>\n</body>\n</html>\n"
+            + "const POSITION_SOURCES = " + data + ";\n" + coreScript + viewScript + mapScript + fleetScript + "start();\n</script>\n</body>\n</html>\n"
     }
 
     private static let head = """

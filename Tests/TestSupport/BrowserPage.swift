@@ -29,7 +29,8 @@ public final class BrowserPage {
 }
 
 extension HeadlessChromium {
-    /// Opens `url` in headless Chromium (`width`×`height`), runs `body` on the page on a thread
+    /// Opens `url` in headless Chromium (`width`×`height`; narrower than 500, a phone's screen
+    /// emulated), runs `body` on the page on a thread
     /// of its own (the browser blocks), and returns what it found wrong; `context` is what a
     /// failed check shows of the page.
     public static func inBrowser(_ url: String, width: Int = 1280, height: Int = 1000, showing context: String,
@@ -37,9 +38,10 @@ extension HeadlessChromium {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 continuation.resume(with: Result {
-                    let browser = try HeadlessChromium(url: url, width: width, height: height)
+                    let browser = try HeadlessChromium(url: url, width: max(width, 500), height: height)
                     defer { browser.close() }
                     try browser.attach()
+                    if width < 500 { try browser.emulateScreen(width: width, height: height) }
                     let page = BrowserPage(browser: browser, context: context)
                     try body(page)
                     return page.failures

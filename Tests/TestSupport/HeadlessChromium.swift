@@ -107,6 +107,14 @@ public final class HeadlessChromium {
         return ((result["result"] as? [String: Any])?["value"], result["exceptionDetails"])
     }
 
+    /// Lays the page out as a `width`×`height` screen (a phone's, say): the window itself cannot
+    /// be narrower than the browser's minimum (500 pixels in headless Chromium), the page's
+    /// viewport can.
+    public func emulateScreen(width: Int, height: Int, mobile: Bool = true) throws {
+        _ = try send("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile],
+                     session: session, deadline: TestDeadline(after: .seconds(30)))
+    }
+
     /// Writes a PNG of the window to `path`.
     public func screenshot(to path: String) throws {
         let result = try send("Page.captureScreenshot", ["format": "png"], session: session, deadline: TestDeadline(after: .seconds(60)))

@@ -43,21 +43,13 @@ extension DashboardPage {
             row.appendChild(element("td", "", "↳ " + name));
             row.appendChild(element("td", "muted", "origin via " + relay));
             row.appendChild(element("td", stale ? "bad" : "good", stale ? "quiet" : "heard"));
-            const last = element("td", "", "last " + (entry.lastType || "?") + " at " + clock(entry.lastSeen) + " (" + ago(age) + " ago) · "
+            const last = element("td", "", "last " + (entry.lastType || "?") + " at " + clock(entry.lastSeen) + " (" + spanText(age) + " ago) · "
               + (entry.received || 0) + " received");
             last.colSpan = 5;
             row.appendChild(last);
             rows.push(row);
           }
           return rows;
-        }
-
-        function ago(milliseconds) {
-          if (!(milliseconds >= 0)) return "?";
-          const seconds = Math.round(milliseconds / 1000);
-          if (seconds < 60) return seconds + " s";
-          if (seconds < 3600) return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
-          return Math.floor(seconds / 3600) + " h " + Math.floor(seconds % 3600 / 60) + " min";
         }
 
         // Opens a stream per position type the origins have sent, and keeps the layers' facts.

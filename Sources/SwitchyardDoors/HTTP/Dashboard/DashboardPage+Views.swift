@@ -1,11 +1,21 @@
 extension DashboardPage {
     /// Plugin health from `/api/stats` and the state tree from `/api/state`.
     static let viewScript = #"""
+        // A span of time as people say it: "42 s", "4 min 57 s", "3 h 12 min", "2 d 5 h".
+        function spanText(milliseconds) {
+          if (!(milliseconds >= 0)) return "?";
+          const seconds = Math.round(milliseconds / 1000);
+          if (seconds < 60) return seconds + " s";
+          if (seconds < 3600) return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
+          if (seconds < 86400) return Math.floor(seconds / 3600) + " h " + Math.floor(seconds % 3600 / 60) + " min";
+          return Math.floor(seconds / 86400) + " d " + Math.floor(seconds % 86400 / 3600) + " h";
+        }
+
         // Plugin health; also finds the plugins that get a map, and the tile template.
         async function refreshStats() {
           const stats = (await getJSON("/api/stats")).stats || {};
           $("bus").textContent = "bus " + (stats.name || "?") + " · " + (stats.actions || 0) + " actions · up "
-            + Math.round(stats.uptime || 0) + " s";
+            + spanText((stats.uptime || 0) * 1000);
           const rows = [];
           for (const plugin of stats.plugins || []) {
             const row = element("tr");

@@ -29,7 +29,8 @@ enum CommandTable {
 
     static let json = OptionSpec.flag("json", help: "print JSON (one object a line) instead of text")
 
-    static let pattern = PositionalSpec("PATTERN", optional: true, help: "a type pattern: * (default), a domain gps/* or a type gps/fix")
+    static let pattern = PositionalSpec("PATTERN", optional: true, repeats: true,
+                                        help: "type patterns, any of which matches: * (default), a domain gps/*, an event */changed or a type gps/fix")
 
     static let run = CommandSpec(
         name: "run", abstract: "run the bus until SIGTERM or SIGINT",

@@ -8,7 +8,7 @@ import SwitchyardBus
 struct Heartbeat: Plugin {
     static let kind = "heartbeat"
     static let summary = "Emits NAME/beat periodically."
-    static let settingDescriptions = [SettingDescription("every", "number of seconds > 0", default: "1", "Time between beats.")]
+    static let settingDescriptions = [SettingDescription("every", "number of seconds 0.01-3600", default: "1", "Time between beats.")]
 
     let every: Duration
 

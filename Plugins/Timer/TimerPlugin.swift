@@ -10,7 +10,7 @@ public struct TimerPlugin: Plugin {
     public static let kind = "timer"
     public static let summary = "Emits an action every `interval` seconds (polling, heartbeats, demos)."
     public static let settingDescriptions: [SettingDescription] = [
-        SettingDescription("interval", "number of seconds > 0", default: "1", "Time between two actions."),
+        SettingDescription("interval", "number of seconds 0.001-31536000", default: "1", "Time between two actions."),
         SettingDescription("type", "action type", default: "\"NAME/tick\"", "The type of the emitted actions."),
         SettingDescription("payload", "any JSON", default: "{\"tick\": n}", "The payload of every action."),
         SettingDescription("count", "integer ≥ 1", default: "unlimited", "Stop after this many actions."),

@@ -28,7 +28,7 @@ enum ClientCommand {
 
     /// Why `text` is not a type pattern.
     static func patternProblem(_ text: String) -> String {
-        "\(JSON.string(text)) is not a type pattern (\"*\", \"gps/*\" or \"gps/fix\")"
+        "\(JSON.string(text)) is not a type pattern (\"*\", \"gps/*\", \"*/changed\", \"gps/fix\", or several: \"gps/* location/*\")"
     }
 
     /// `switchyard send TYPE [JSON]`: dispatches an action and prints the reply, which has its id.

@@ -29,7 +29,8 @@ enum CommandTable {
 
     static let json = OptionSpec.flag("json", help: "print JSON (one object a line) instead of text")
 
-    static let pattern = PositionalSpec("PATTERN", optional: true, help: "a type pattern: * (default), a domain gps/* or a type gps/fix")
+    static let pattern = PositionalSpec("PATTERN", optional: true, repeats: true,
+                                        help: "type patterns, any of which matches: * (default), a domain gps/*, an event */changed or a type gps/fix")
 
     static let run = CommandSpec(
         name: "run", abstract: "run the bus until SIGTERM or SIGINT",
@@ -115,7 +116,11 @@ enum CommandTable {
         subcommands: [
             CommandSpec(
                 name: "show", abstract: "print the journaled actions, one JSON object a line",
-                discussion: "ID is an action id; TIME an ISO 8601 time (2026-11-22T09:30:00Z). Both bounds are inclusive.",
+                discussion: """
+                    ID is an action id. TIME is an ISO 8601 time (2026-11-22T09:30:00Z), a local date or time as journalctl
+                    takes them (2026-11-28, "2026-11-28 09:30", 09:30), today, yesterday, now, or relative (-5m, "1 hour ago").
+                    Both bounds are inclusive.
+                    """,
                 positionals: [pattern],
                 options: [
                     .value("since", "ID|TIME", help: "start at this action id or time"),
@@ -127,6 +132,7 @@ enum CommandTable {
                 examples: [
                     .init("switchyard journal show 'location/*' -n 10", "the ten latest location actions"),
                     .init("switchyard journal show --since 2026-11-22T09:00:00Z --until 120", "a window of the history"),
+                    .init("switchyard journal show --since '1 hour ago'", "the last hour (also -1h, today, yesterday, 2026-11-28)"),
                 ]),
             CommandSpec(name: "verify", abstract: "check every segment and snapshot; exit 1 with file, line and byte on damage",
                         options: [
@@ -192,7 +198,7 @@ enum CommandTable {
 
     /// The range of recorded actions export, import and replay take.
     static let range: [OptionSpec] = [
-        .value("from", "ID|TIME", help: "start at this action id or ISO 8601 time (inclusive)"),
+        .value("from", "ID|TIME", help: "start at this action id or time, as journal show takes them (inclusive)"),
         .value("to", "ID|TIME", help: "stop after this action id or time (inclusive)"),
         .value("types", "PATTERN", help: "only actions of this type pattern: * (default), gps/* or gps/fix"),
     ]

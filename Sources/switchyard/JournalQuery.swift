@@ -9,15 +9,16 @@ struct JournalQuery: Sendable {
         case id(UInt64)
         case time(Date)
 
-        /// `42` or an ISO 8601 time (`2026-11-22T09:30:00Z`, `2026-11-22T09:30:00.125+13:00`).
+        /// `42`, or a time as ``TimeExpression`` reads it (`2026-11-22T09:30:00Z`, `2026-11-28`,
+        /// `yesterday`, `"1 hour ago"`), relative to `now` and local times in `zone`.
         /// - Throws: ``UsageError`` naming `option` for anything else.
-        init(_ text: String, option: String, path: [String]) throws(UsageError) {
+        init(_ text: String, option: String, path: [String], now: Date = Date(), zone: LocalZone = .system) throws(UsageError) {
             if let id = UInt64(text) {
                 self = .id(id)
-            } else if let date = Timestamp.parseISO8601(text) {
+            } else if let date = TimeExpression(now: now, zone: zone).parse(text) {
                 self = .time(date)
             } else {
-                throw UsageError("--\(option) expects an action id or an ISO 8601 time such as 2026-11-22T09:30:00Z, got \"\(text)\"", path: path)
+                throw UsageError("--\(option) expects an action id or a time: \(TimeExpression.forms); got \"\(text)\"", path: path)
             }
         }
     }

@@ -9,6 +9,9 @@ import SwitchyardDoors
 /// SIGTERM or SIGINT.
 struct RunCommand {
     let path: String
+    /// Whether the command line named the configuration (else it is the default, relative to
+    /// the working directory).
+    let pathGiven: Bool
     let signals: SignalListener
     /// Restore a journal written with other state slices instead of refusing it.
     var acceptsSliceChanges = false
@@ -20,6 +23,7 @@ struct RunCommand {
     /// - Throws: ``UsageError`` for an unknown level or format.
     init(_ parsed: ParsedArguments, signals: SignalListener) throws(UsageError) {
         path = parsed[positional: "CONFIG"] ?? SwitchyardCommand.defaultConfiguration
+        pathGiven = parsed[positional: "CONFIG"] != nil
         self.signals = signals
         acceptsSliceChanges = parsed.flag("accept-slice-changes")
         if let text = parsed.value("log-level") {
@@ -49,6 +53,16 @@ struct RunCommand {
         if log.format == .text { Output.error(text) } else { log.write(.error, text) }
     }
 
+    /// What to pass when the default configuration was meant but is not there: the usual
+    /// case of `switchyard` run outside the checkout, where `Config/default.json` lives.
+    private var missingDefaultHint: String {
+        guard !pathGiven, !FileManager.default.fileExists(atPath: path) else { return "" }
+        let directory = FileManager.default.currentDirectoryPath
+        return "\nswitchyard: without a CONFIG argument, switchyard runs \(path) from the working directory (\(directory)), "
+            + "and there is none: pass a configuration, `switchyard run PATH/TO/CONFIG.json` (or `switchyard PATH/TO/CONFIG.json`), "
+            + "or run it from the checkout (Config/default.json is the offline demo)"
+    }
+
     func run() async -> ExitStatus {
         let registry = BuiltInPlugins.registry
         let environment = ProcessInfo.processInfo.environment
@@ -56,7 +70,7 @@ struct RunCommand {
         do {
             configuration = try BusConfiguration.load(contentsOf: path, environment: environment, registry: registry)
         } catch {
-            report(error.description, in: log(nil, environment: environment))
+            report(error.description + missingDefaultHint, in: log(nil, environment: environment))
             return .invalidConfiguration
         }
         let log = log(configuration.bus, environment: environment)

@@ -70,7 +70,7 @@ struct ArgumentParserTests {
         (["tail", "--cont", "3"], ["tail"], "did you mean --count?"),
         (["tail", "--count"], ["tail"], "--count needs a value (N)"),
         (["tail", "--json=yes"], ["tail"], "--json takes no value"),
-        (["tail", "a/*", "b/*"], ["tail"], "unexpected argument \"b/*\""),
+        (["send", "a/b", "1", "2"], ["send"], "unexpected argument \"2\""),
         (["stats", "extra"], ["stats"], "takes no arguments, got \"extra\""),
         (["validate"], ["validate"], "missing CONFIG"),
         (["journal"], ["journal"], "missing subcommand (show, verify, compact, export, import, diff)"),
@@ -86,6 +86,14 @@ struct ArgumentParserTests {
         }
     }
 
+    /// A repeating positional takes every remaining word, joined by a space (several type
+    /// patterns); options may come between them.
+    @Test func repeatingPositionalTakesTheRest() throws {
+        #expect(try parsed(["tail", "gps/*", "--count", "3", "*/changed"])[positional: "PATTERN"] == "gps/* */changed")
+        #expect(try parsed(["journal", "show", "a/b"])[positional: "PATTERN"] == "a/b")
+        #expect(try parsed(["tail"])[positional: "PATTERN"] == nil)
+    }
+
     /// Integer options are checked: a count that is not a number is a usage error naming it.
     @Test(arguments: ["x", "-1", "1.5", ""])
     func integerOptionsAreChecked(value: String) throws {
@@ -99,7 +107,7 @@ struct ArgumentParserTests {
         let lines = report.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0] == "switchyard tail: unknown option --bogus")
-        #expect(lines[1].hasPrefix("usage: switchyard tail [PATTERN]"))
+        #expect(lines[1].hasPrefix("usage: switchyard tail [PATTERN...]"))
         #expect(lines[2] == "See 'switchyard tail --help'.")
     }
 

@@ -73,9 +73,38 @@ struct CommandLineEndToEndTests {
         }
         #expect(ids.count == 6)
         #expect(try await show(["--since", "\(ids[2])", "--until=\(ids[3])"]) == [3, 4])
-        let refused = try await bus.client(["journal", "show", "--since", "yesterday"])
+        #expect(try await show(["--since", "1 hour ago", "--until", "+1m"]).count == 6)
+        #expect(try await show(["--since", "yesterday"]).count == 6)
+        #expect(try await show(["--since", "tomorrow"]).isEmpty)
+        let refused = try await bus.client(["journal", "show", "--since", "soon"])
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("ISO 8601"))
+        #expect(refused.stderr.contains("\"1 hour ago\""))
+    }
+
+    /// `journal show` and `tail` take several patterns, and `*/event` for every domain's event;
+    /// `tail` sends them to the bus in its watch request.
+    @Test func severalPatternsAndAnyDomain() async throws {
+        let bus = try await RunningBus.start()
+        for type in ["a/changed", "b/changed", "c/other", "d/x"] {
+            #expect(try await bus.client(["send", type, "\"\(type)\""]).status == 0)
+        }
+        func payloads(_ output: String) -> [String] {
+            output.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["payload"] as? String
+            }
+        }
+        let changed = try await bus.client(["journal", "show", "*/changed"])
+        #expect(payloads(changed.stdout) == ["a/changed", "b/changed"], "\(changed.stderr)")
+        let two = try await bus.client(["journal", "show", "c/*", "d/x"])
+        #expect(payloads(two.stdout) == ["c/other", "d/x"], "\(two.stderr)")
+        let tail = try SwitchyardProcess(["tail", "*/changed", "d/*", "-n", "5", "--count", "4", "--json", "--config", bus.configPath],
+                                         directory: bus.directory.url)
+        #expect(await tail.wait { payloads($0.stdout).count >= 3 })
+        #expect(try await bus.waitForWatchers(1))
+        #expect(try await bus.client(["send", "c/changed", "\"c/changed\""]).status == 0)
+        #expect(await tail.exitStatus() == 0)
+        #expect(payloads(tail.stdout) == ["a/changed", "b/changed", "d/x", "c/changed"], "\(tail.stderr)")
+        #expect(await bus.stop() == 0)
     }
 
     /// `journal show --follow` prints new actions as they are journaled.

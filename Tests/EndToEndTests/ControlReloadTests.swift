@@ -46,6 +46,30 @@ struct ControlReloadTests {
         #expect(await bus.stop() == 0)
     }
 
+    /// A logger the reload restarts, and one it adds, record the `bus/reloaded` of that reload:
+    /// they subscribe before it is dispatched.
+    @Test func restartedAndAddedLoggersSeeTheReload() async throws {
+        let bus = try await RunningBus.start(plugins: """
+            [{"name": "log", "kind": "logger", "format": "json", "to": "before.jsonl"}]
+            """)
+        _ = try bus.directory.write("config.json", """
+            {"bus": {"name": "e2e", "dataDirectory": "data"}, "plugins": [
+             {"name": "log", "kind": "logger", "format": "json", "to": "restarted.jsonl"},
+             {"name": "new", "kind": "logger", "format": "json", "to": "added.jsonl"}]}
+            """)
+        bus.process.signal(SIGHUP)
+        #expect(await bus.process.wait { $0.stderr.contains("reloaded") })
+        #expect(bus.process.stderr.contains("added new; restarted log"))
+        for file in ["restarted.jsonl", "added.jsonl"] {
+            let path = bus.directory.url.appendingPathComponent(file).path
+            let logged = await eventually {
+                (try? String(contentsOfFile: path, encoding: .utf8))?.contains(#""type":"bus/reloaded""#) == true
+            }
+            #expect(logged, "\(file) has no bus/reloaded: \((try? String(contentsOfFile: path, encoding: .utf8)) ?? "(missing)")")
+        }
+        #expect(await bus.stop() == 0)
+    }
+
     /// A data directory change cannot apply to a running bus: it is reported and kept.
     @Test func dataDirectoryChangeIsKept() async throws {
         let bus = try await RunningBus.start(plugins: #"[{"name": "keep", "kind": "timer", "interval": 60}]"#)

@@ -107,7 +107,7 @@ struct NetworkFetchSettingsTests {
         (#"{"on": "places/*", "request": {"url": "https://h/x"}}"#,
          #"plugins[0].on: "places/*" matches this plugin's own "places/loading", which would trigger requests endlessly"#),
         (#"{"on": "Location/Changed", "request": {"url": "https://h/x"}}"#,
-         #"plugins[0].on: expected an action type pattern: "*" (every action), "domain/*" (every action of a domain) or "domain/event" (lower-case letters, digits, '-', '_' and '.'), got "Location/Changed""#),
+         #"plugins[0].on: expected an action type pattern: "*" (every action), "domain/*" (every action of a domain) or "domain/event" (lower-case letters, digits, '-', '_' and '.'), "*/event" (that event of every domain), or several separated by spaces, got "Location/Changed""#),
         (#"{"on": "a/b", "request": {"url": "https://h/x", "timout": 3}}"#,
          #"plugins[0].request.timout: unknown key "timout"; did you mean "timeout"?"#),
         (#"{"on": "a/b", "request": {"url": "https://h/x"}, "polcy": "queue"}"#,

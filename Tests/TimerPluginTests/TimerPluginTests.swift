@@ -50,4 +50,23 @@ struct TimerTests {
             #expect(error.problems.map(\.description).joined(separator: "\n").contains(expected))
         }
     }
+
+    /// The bound `plugins timer` and the schema show is the one validation applies and names:
+    /// one wording everywhere, and the schema refuses what the bus refuses.
+    @Test(arguments: [#"{"interval": "soon"}"#, #"{"interval": 0}"#, #"{"interval": 40000000}"#])
+    func intervalBoundIsWordedOnce(json: String) throws {
+        let shown = try #require(TimerPlugin.settingDescriptions.first { $0.key == "interval" })
+        let values = try JSON(parsing: json).objectValue ?? [:]
+        #expect(throws: PluginSettingsError.self) {
+            do {
+                _ = try TimerPlugin(name: "tick", settings: PluginSettings(values, path: "plugins[0]"))
+            } catch let error as PluginSettingsError {
+                #expect(error.problems.map(\.description).joined().contains("expected a \(shown.type), got"))
+                throw error
+            }
+        }
+        let bounds = shown.valueSchema["anyOf"]?.arrayValue?.first
+        #expect(bounds?["minimum"] == 0.001)
+        #expect(bounds?["maximum"] == .integer(31_536_000))
+    }
 }

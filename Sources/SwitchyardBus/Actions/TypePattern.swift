@@ -1,6 +1,8 @@
 import Glibc
 
-/// A pattern over action types: exact (`gps/fix`), a whole domain (`gps/*`) or everything (`*`).
+/// A pattern over action types: exact (`gps/fix`), a whole domain (`gps/*`), one event of
+/// every domain (`*/changed`), everything (`*`), or several of them separated by spaces or
+/// commas (`gps/* location/*`), which matches what any of them matches.
 ///
 /// Action types are lower-case `domain/event` names; ``init(_:)`` rejects anything else so a
 /// typo in a config file is reported instead of silently matching nothing.
@@ -9,6 +11,9 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible {
         case everything
         case domain(String)
         case exact(String)
+        /// `*/REST`: the types whose part after the domain is REST.
+        case event(String)
+        case any([Form])
     }
 
     private let form: Form
@@ -20,17 +25,34 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible {
         self.form = form
     }
 
-    /// Parses `*`, `domain/*` or an exact `domain/event`; `nil` when the text is none of them.
+    /// Parses `*`, `domain/*`, `*/event`, an exact `domain/event`, or several of those
+    /// separated by spaces or commas; `nil` when any part is none of them (or there is none).
     public init?(_ text: String) {
-        if text == "*" {
-            form = .everything
+        let parts = text.split { $0 == " " || $0 == "," || $0 == "\t" }
+        var forms: [Form] = []
+        for part in parts {
+            guard let form = Self.form(String(part)) else { return nil }
+            if !forms.contains(form) { forms.append(form) }
+        }
+        if forms.contains(.everything) { forms = [.everything] }
+        guard let first = forms.first else { return nil }
+        form = forms.count == 1 ? first : .any(forms)
+    }
+
+    private static func form(_ text: String) -> Form? {
+        if text == "*" || text == "*/*" {
+            return .everything
+        } else if text.hasPrefix("*/") {
+            let rest = String(text.dropFirst(2))
+            guard ActionType.isValid("a/" + rest) else { return nil }
+            return .event(rest)
         } else if text.hasSuffix("/*") {
             let domain = String(text.dropLast(2))
             guard ActionType.isValidSegment(domain) else { return nil }
-            form = .domain(domain)
+            return .domain(domain)
         } else {
             guard ActionType.isValid(text) else { return nil }
-            form = .exact(text)
+            return .exact(text)
         }
     }
 
@@ -42,36 +64,57 @@ public struct TypePattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `type` is matched by this pattern.
     public func matches(_ type: String) -> Bool {
+        Self.matches(type, form)
+    }
+
+    private static func matches(_ type: String, _ form: Form) -> Bool {
         switch form {
         case .everything:
             return true
         case .exact(let exact):
             return type == exact
         case .domain(let domain):
+            return matches(type, domain: domain)
+        case .event(let rest):
             let utf8 = type.utf8
-            guard utf8.count > domain.utf8.count else { return false }
-            // Byte for byte: the router asks this for every action and subscription, and
-            // `hasPrefix` compared by characters, at several hundred instructions a call. A
-            // domain is ASCII and must be followed by `/`, so the bytes decide as the
-            // characters did.
-            let matched = utf8.withContiguousStorageIfAvailable { bytes in
-                domain.utf8.withContiguousStorageIfAvailable { prefix in
-                    bytes[prefix.count] == UInt8(ascii: "/")
-                        && (prefix.isEmpty || memcmp(bytes.baseAddress!, prefix.baseAddress!, prefix.count) == 0)
-                }
-            }
-            if case .some(.some(let result)) = matched { return result }
-            return type.hasPrefix(domain)
-                && utf8[utf8.index(utf8.startIndex, offsetBy: domain.utf8.count)] == UInt8(ascii: "/")
+            guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return false }
+            return utf8[utf8.index(after: slash)...].elementsEqual(rest.utf8)
+        case .any(let forms):
+            return forms.contains { matches(type, $0) }
         }
     }
 
-    /// The pattern as written: `*`, `gps/*` or `gps/fix`.
+    private static func matches(_ type: String, domain: String) -> Bool {
+        let utf8 = type.utf8
+        guard utf8.count > domain.utf8.count else { return false }
+        // Byte for byte: the router asks this for every action and subscription, and
+        // `hasPrefix` compared by characters, at several hundred instructions a call. A
+        // domain is ASCII and must be followed by `/`, so the bytes decide as the
+        // characters did.
+        let matched = utf8.withContiguousStorageIfAvailable { bytes in
+            domain.utf8.withContiguousStorageIfAvailable { prefix in
+                bytes[prefix.count] == UInt8(ascii: "/")
+                    && (prefix.isEmpty || memcmp(bytes.baseAddress!, prefix.baseAddress!, prefix.count) == 0)
+            }
+        }
+        if case .some(.some(let result)) = matched { return result }
+        return type.hasPrefix(domain)
+            && utf8[utf8.index(utf8.startIndex, offsetBy: domain.utf8.count)] == UInt8(ascii: "/")
+    }
+
+    /// The pattern as written: `*`, `gps/*`, `*/changed`, `gps/fix`, or its parts joined by a
+    /// space (`gps/* location/*`), which ``init(_:)`` reads back.
     public var description: String {
+        Self.describe(form)
+    }
+
+    private static func describe(_ form: Form) -> String {
         switch form {
         case .everything: return "*"
         case .domain(let domain): return domain + "/*"
         case .exact(let exact): return exact
+        case .event(let rest): return "*/" + rest
+        case .any(let forms): return forms.map(describe).joined(separator: " ")
         }
     }
 }

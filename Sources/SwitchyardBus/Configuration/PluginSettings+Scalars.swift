@@ -63,8 +63,9 @@ extension PluginSettings {
         return Choice(rawValue: raw) ?? defaultValue
     }
 
-    /// The action type pattern at `key` (`*`, `domain/*` or `domain/event`), or `defaultValue`
-    /// when absent or invalid (a problem that explains the three forms).
+    /// The action type pattern at `key` (`*`, `domain/*`, `*/event`, `domain/event`, or several
+    /// separated by spaces), or `defaultValue` when absent or invalid (a problem that explains
+    /// the forms).
     public func typePattern(_ key: String, default defaultValue: TypePattern) -> TypePattern {
         guard let found = value(key) else { return defaultValue }
         if case .string(let text) = found, let pattern = TypePattern(text) {
@@ -73,7 +74,8 @@ extension PluginSettings {
         problem(
             key,
             "expected an action type pattern: \"*\" (every action), \"domain/*\" (every action of a domain) "
-                + "or \"domain/event\" (lower-case letters, digits, '-', '_' and '.'), got \(describe(found, at: key))"
+                + "or \"domain/event\" (lower-case letters, digits, '-', '_' and '.'), \"*/event\" (that event of every domain), "
+                + "or several separated by spaces, got \(describe(found, at: key))"
         )
         return defaultValue
     }

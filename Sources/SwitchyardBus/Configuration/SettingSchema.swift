@@ -4,7 +4,7 @@ extension SettingDescription {
     ///
     /// It is ``schema`` when the plugin gave one; otherwise it is read from ``type``, which
     /// plugins write in a small vocabulary: `boolean`; `integer`, `integer A-B`, `integer ≥ N`,
-    /// `bytes`; seconds or metres with `> 0` / `>= 0`; `"a" | "b"` (or bare `GET | POST`) for
+    /// `bytes`; seconds or metres with `> 0` / `>= 0` or a range `0.001-60`; `"a" | "b"` (or bare `GET | POST`) for
     /// a choice of strings, `2 | 3` for a choice of numbers; `array of strings`; `X or array`;
     /// `object`, `{…}` for objects; `any JSON` or `JSON template` for anything; every other
     /// text is a string. Where a number, boolean or choice is expected, a `${VAR}` reference is
@@ -51,7 +51,10 @@ extension SettingDescription {
         }
         if text.contains("seconds") || text.contains("metres") || text == "number" {
             var schema: [String: JSON] = ["type": "number"]
-            if let minimum = Self.bound(after: ["≥", ">="], in: text) {
+            if let (minimum, maximum) = Self.bounds(in: text) {
+                schema["minimum"] = Self.number(minimum)
+                schema["maximum"] = Self.number(maximum)
+            } else if let minimum = Self.bound(after: ["≥", ">="], in: text) {
                 schema["minimum"] = Self.number(minimum)
             } else if let minimum = Self.bound(after: [">"], in: text) {
                 schema["exclusiveMinimum"] = Self.number(minimum)
@@ -83,6 +86,15 @@ extension SettingDescription {
             if let number = Double(rest.prefix { $0.isNumber || $0 == "." }) { return number }
         }
         return nil
+    }
+
+    /// The bounds of the last word of `text` when it is a range `A-B` (`"seconds 0.001-60"` →
+    /// 0.001 and 60), as the validation messages write one.
+    private static func bounds(in text: String) -> (Double, Double)? {
+        guard let word = text.split(separator: " ").last else { return nil }
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lower = Double(parts[0]), let upper = Double(parts[1]) else { return nil }
+        return (lower, upper)
     }
 
     /// `value` as an integer when it is whole, so schemas read `0`, not `0.0`.

@@ -6,7 +6,8 @@ extension Bus {
     /// order they started), plugins whose kind, settings or restart policy changed stop, `bus/reloaded`
     /// is dispatched (its payload lists what changed; reducing it drops the slices of removed
     /// plugins and of plugins whose kind changed), and added and changed plugins start in file
-    /// order. Plugins that did not change keep running untouched.
+    /// order. Added and changed plugins subscribe before `bus/reloaded` is dispatched, so they
+    /// receive it. Plugins that did not change keep running untouched.
     ///
     /// Of the bus settings, `stopTimeout` and `journal` take effect; `name`, `dataDirectory` and
     /// `inboxCapacity` cannot change while the bus runs and are kept (the report says so).
@@ -82,11 +83,12 @@ extension Bus {
 
         core.slices.replace(with: slices)
         live.withLock { $0 = Live(configuration: applying, runners: runners) }
+        // Subscriptions first, as at start-up, so an added or restarted plugin misses nothing
+        // another emits while it starts — `bus/reloaded` included (a logger restarted by the
+        // reload records the reload that restarted it).
+        let firstActions = starting.map { runner in runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) } }
         await core.emit(BusStateModel.reloadedType, payload: plan.payload)
         directory?.recordSlices(slices.map(\.name), log: core.log)
-        // Subscriptions first, as at start-up, so a new plugin misses nothing another emits
-        // while starting.
-        let firstActions = starting.map { runner in runner.plugin.subscription.map { core.subscribe($0, owner: runner.name) } }
         for (runner, actions) in zip(starting, firstActions) {
             runner.start(in: children, actions: actions)
             if case .signalled(let timeout) = runner.plugin.readiness, await !runner.waitUntilReady(timeout: timeout) {

@@ -68,6 +68,10 @@ struct ArgumentParser: Sendable {
             }
         }
         let declared = command.positionals
+        if let last = declared.last, last.repeats, positionals.count > declared.count {
+            let rest = positionals[(declared.count - 1)...].joined(separator: " ")
+            positionals = Array(positionals[..<(declared.count - 1)]) + [rest]
+        }
         if positionals.count > declared.count {
             let surplus = positionals[declared.count]
             let message = declared.isEmpty ? "takes no arguments, got \"\(surplus)\"" : "unexpected argument \"\(surplus)\""

@@ -67,14 +67,21 @@ struct PositionalSpec: Sendable, Equatable {
     let isOptional: Bool
     /// How a shell completes it.
     let completion: CompletionValue
+    /// Whether it takes every remaining word (the last positional only); they are stored
+    /// joined by a space.
+    let repeats: Bool
 
-    init(_ name: String, optional: Bool = false, help: String, completion: CompletionValue = .none) {
+    init(_ name: String, optional: Bool = false, repeats: Bool = false, help: String, completion: CompletionValue = .none) {
         self.name = name
         self.isOptional = optional
+        self.repeats = repeats
         self.help = help
         self.completion = completion
     }
 
-    /// `CONFIG` or `[CONFIG]`.
-    var synopsis: String { isOptional ? "[\(name)]" : name }
+    /// `CONFIG`, `[CONFIG]` or `[PATTERN...]`.
+    var synopsis: String {
+        let word = repeats ? name + "..." : name
+        return isOptional ? "[\(word)]" : word
+    }
 }

@@ -3,23 +3,20 @@ import SwitchyardTestSupport
 import Testing
 
 struct BroadcastOverflowTests {
-    /// `.dropNewest` keeps the first elements and counts the ones it refused.
-    @Test func dropNewestKeepsTheFirstElements() async {
+    /// What a subscriber of buffer size 2 keeps of `1...5` sent synchronously, per policy:
+    /// `.dropNewest` the first elements, `.dropOldest` the last, and `.suspendProducer` (a
+    /// synchronous send cannot wait) the first; each counts the ones it lost.
+    @Test(arguments: [
+        (OverflowPolicy.dropNewest, [1, 2]),
+        (.dropOldest, [4, 5]),
+        (.suspendProducer, [1, 2]),
+    ])
+    func fullBufferKeepsAndCounts(policy: OverflowPolicy, kept: [Int]) async {
         let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 2, overflow: .dropNewest)
+        let subscription = broadcast.subscribe(bufferSize: 2, overflow: policy)
         broadcast.send(contentsOf: 1...5)
         broadcast.finish()
-        #expect(await subscription.collect() == [1, 2])
-        #expect(subscription.droppedCount == 3)
-    }
-
-    /// `.dropOldest` keeps the last elements and counts the ones it discarded.
-    @Test func dropOldestKeepsTheLastElements() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 2, overflow: .dropOldest)
-        broadcast.send(contentsOf: 1...5)
-        broadcast.finish()
-        #expect(await subscription.collect() == [4, 5])
+        #expect(await subscription.collect() == kept)
         #expect(subscription.droppedCount == 3)
     }
 
@@ -50,16 +47,6 @@ struct BroadcastOverflowTests {
         #expect(await iterator.next() == 7)
         #expect(await iterator.next() == nil)
         #expect(subscription.droppedCount == 5)
-    }
-
-    /// A synchronous send to a full `.suspendProducer` subscriber drops the element and counts it.
-    @Test func suspendProducerDropsForSynchronousSend() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 2)
-        broadcast.send(contentsOf: 1...4)
-        broadcast.finish()
-        #expect(await subscription.collect() == [1, 2])
-        #expect(subscription.droppedCount == 2)
     }
 
     /// `deliver` waits while a `.suspendProducer` subscriber is full and loses nothing.

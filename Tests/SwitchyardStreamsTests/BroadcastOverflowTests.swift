@@ -118,11 +118,7 @@ struct BroadcastOverflowTests {
 
     /// Elements of a producer waiting at `finish` are still delivered before the end.
     @Test func finishKeepsElementsOfWaitingProducers() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 1)
-        broadcast.send(1)
-        let producer = Task { await broadcast.deliver(2) }
-        await waitUntil("the producer waits for room") { broadcast.storage.waitingProducers == 1 }
+        let (broadcast, subscription, producer) = await producerWaitingForAFullSubscriber()
         broadcast.finish()
         #expect(await subscription.collect() == [1, 2])
         await producer.value
@@ -130,11 +126,7 @@ struct BroadcastOverflowTests {
 
     /// Cancelling the subscriber a producer waits for releases the producer.
     @Test func cancellingTheFullSubscriberReleasesTheProducer() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 1)
-        broadcast.send(1)
-        let producer = Task { await broadcast.deliver(2) }
-        await waitUntil("the producer waits for room") { broadcast.storage.waitingProducers == 1 }
+        let (broadcast, subscription, producer) = await producerWaitingForAFullSubscriber()
         subscription.cancel()
         await producer.value
         #expect(broadcast.subscriberCount == 0)
@@ -153,5 +145,16 @@ struct BroadcastOverflowTests {
         #expect(await consumer.value == Array(0..<1_000))
         #expect(slow.bufferedCount == 1)
         #expect(slow.droppedCount == 999)
+    }
+
+    /// A broadcast whose one subscriber (of buffer size 1) holds `1`, and a producer waiting
+    /// for room there to deliver `2`.
+    private func producerWaitingForAFullSubscriber() async -> (Broadcast<Int>, Broadcast<Int>.Subscription, Task<Void, Never>) {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe(bufferSize: 1)
+        broadcast.send(1)
+        let producer = Task { await broadcast.deliver(2) }
+        await waitUntil("the producer waits for room") { broadcast.storage.waitingProducers == 1 }
+        return (broadcast, subscription, producer)
     }
 }

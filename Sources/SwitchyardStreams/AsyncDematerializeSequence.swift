@@ -32,18 +32,12 @@ where Base.Element == StreamEvent<Element, Failure>, Base.Failure == Never {
     }
 
     /// Takes the described elements.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline var ended = false
 
         @inlinable init(base: Base.AsyncIterator) {
             self.base = base
-        }
-
-        /// The next described element; `nil` at `.finished` or when the events end.
-        /// - Throws: The failure of a `.failure` event.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next described element; `nil` at `.finished` or when the events end.

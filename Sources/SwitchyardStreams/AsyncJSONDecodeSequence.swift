@@ -74,7 +74,7 @@ public struct AsyncJSONDecodeSequence<Base: AsyncSequence, Value: Decodable>: As
     }
 
     /// Takes decoded values.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let decoder: JSONDecoder
         @usableFromInline let bytes: @Sendable (Base.Element) -> Data
@@ -84,12 +84,6 @@ public struct AsyncJSONDecodeSequence<Base: AsyncSequence, Value: Decodable>: As
             self.base = base
             self.decoder = decoder
             self.bytes = bytes
-        }
-
-        /// The next decoded value; `nil` when the base ends or after a failure.
-        /// - Throws: ``JSONDecodeFailure``, once.
-        @inlinable public mutating func next() async throws(Failure) -> Value? {
-            try await next(isolation: nil)
         }
 
         /// The next decoded value; `nil` when the base ends or after a failure.

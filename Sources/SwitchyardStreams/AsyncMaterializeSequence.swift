@@ -37,17 +37,12 @@ public struct AsyncMaterializeSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Takes the base's events.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline var ended = false
 
         @inlinable init(base: Base.AsyncIterator) {
             self.base = base
-        }
-
-        /// The base's next event; `nil` after `.failure` or `.finished` was returned.
-        @inlinable public mutating func next() async -> Element? {
-            await next(isolation: nil)
         }
 
         /// The base's next event; `nil` after `.failure` or `.finished` was returned.

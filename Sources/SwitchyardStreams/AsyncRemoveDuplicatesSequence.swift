@@ -75,7 +75,7 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
     }
 
     /// Takes the base's elements, skipping repeats.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let areDuplicates: @Sendable (Element, Element) -> Bool
         @usableFromInline var last: Element?
@@ -83,12 +83,6 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
         @inlinable init(base: Base.AsyncIterator, areDuplicates: @escaping @Sendable (Element, Element) -> Bool) {
             self.base = base
             self.areDuplicates = areDuplicates
-        }
-
-        /// The next element that is not a repeat; `nil` when the base ends.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next element that is not a repeat; `nil` when the base ends.

@@ -40,7 +40,7 @@ public struct AsyncRetrySequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Takes the elements of the current attempt, starting a new one after a failure.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline let base: Base
         @usableFromInline var attempt: Base.AsyncIterator
         @usableFromInline var retriesLeft: Int
@@ -49,12 +49,6 @@ public struct AsyncRetrySequence<Base: AsyncSequence>: AsyncSequence {
             self.base = base
             self.attempt = base.makeAsyncIterator()
             self.retriesLeft = retriesLeft
-        }
-
-        /// The next element of the current attempt; `nil` when an attempt finishes.
-        /// - Throws: The failure of the last attempt.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next element of the current attempt; `nil` when an attempt finishes.

@@ -41,7 +41,7 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
     }
 
     /// Takes the running results.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline var result: Result
         @usableFromInline let nextPartialResult: @Sendable (Result, Base.Element) -> Result
@@ -54,12 +54,6 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
             self.base = base
             self.result = result
             self.nextPartialResult = nextPartialResult
-        }
-
-        /// The result after the base's next element; `nil` when the base ends.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Result? {
-            try await next(isolation: nil)
         }
 
         /// The result after the base's next element; `nil` when the base ends.

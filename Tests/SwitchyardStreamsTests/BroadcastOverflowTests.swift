@@ -3,23 +3,20 @@ import SwitchyardTestSupport
 import Testing
 
 struct BroadcastOverflowTests {
-    /// `.dropNewest` keeps the first elements and counts the ones it refused.
-    @Test func dropNewestKeepsTheFirstElements() async {
+    /// What a subscriber of buffer size 2 keeps of `1...5` sent synchronously, per policy:
+    /// `.dropNewest` the first elements, `.dropOldest` the last, and `.suspendProducer` (a
+    /// synchronous send cannot wait) the first; each counts the ones it lost.
+    @Test(arguments: [
+        (OverflowPolicy.dropNewest, [1, 2]),
+        (.dropOldest, [4, 5]),
+        (.suspendProducer, [1, 2]),
+    ])
+    func fullBufferKeepsAndCounts(policy: OverflowPolicy, kept: [Int]) async {
         let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 2, overflow: .dropNewest)
+        let subscription = broadcast.subscribe(bufferSize: 2, overflow: policy)
         broadcast.send(contentsOf: 1...5)
         broadcast.finish()
-        #expect(await subscription.collect() == [1, 2])
-        #expect(subscription.droppedCount == 3)
-    }
-
-    /// `.dropOldest` keeps the last elements and counts the ones it discarded.
-    @Test func dropOldestKeepsTheLastElements() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 2, overflow: .dropOldest)
-        broadcast.send(contentsOf: 1...5)
-        broadcast.finish()
-        #expect(await subscription.collect() == [4, 5])
+        #expect(await subscription.collect() == kept)
         #expect(subscription.droppedCount == 3)
     }
 
@@ -50,16 +47,6 @@ struct BroadcastOverflowTests {
         #expect(await iterator.next() == 7)
         #expect(await iterator.next() == nil)
         #expect(subscription.droppedCount == 5)
-    }
-
-    /// A synchronous send to a full `.suspendProducer` subscriber drops the element and counts it.
-    @Test func suspendProducerDropsForSynchronousSend() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 2)
-        broadcast.send(contentsOf: 1...4)
-        broadcast.finish()
-        #expect(await subscription.collect() == [1, 2])
-        #expect(subscription.droppedCount == 2)
     }
 
     /// `deliver` waits while a `.suspendProducer` subscriber is full and loses nothing.
@@ -131,11 +118,7 @@ struct BroadcastOverflowTests {
 
     /// Elements of a producer waiting at `finish` are still delivered before the end.
     @Test func finishKeepsElementsOfWaitingProducers() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 1)
-        broadcast.send(1)
-        let producer = Task { await broadcast.deliver(2) }
-        await waitUntil("the producer waits for room") { broadcast.storage.waitingProducers == 1 }
+        let (broadcast, subscription, producer) = await producerWaitingForAFullSubscriber()
         broadcast.finish()
         #expect(await subscription.collect() == [1, 2])
         await producer.value
@@ -143,11 +126,7 @@ struct BroadcastOverflowTests {
 
     /// Cancelling the subscriber a producer waits for releases the producer.
     @Test func cancellingTheFullSubscriberReleasesTheProducer() async {
-        let broadcast = Broadcast<Int>()
-        let subscription = broadcast.subscribe(bufferSize: 1)
-        broadcast.send(1)
-        let producer = Task { await broadcast.deliver(2) }
-        await waitUntil("the producer waits for room") { broadcast.storage.waitingProducers == 1 }
+        let (broadcast, subscription, producer) = await producerWaitingForAFullSubscriber()
         subscription.cancel()
         await producer.value
         #expect(broadcast.subscriberCount == 0)
@@ -166,5 +145,16 @@ struct BroadcastOverflowTests {
         #expect(await consumer.value == Array(0..<1_000))
         #expect(slow.bufferedCount == 1)
         #expect(slow.droppedCount == 999)
+    }
+
+    /// A broadcast whose one subscriber (of buffer size 1) holds `1`, and a producer waiting
+    /// for room there to deliver `2`.
+    private func producerWaitingForAFullSubscriber() async -> (Broadcast<Int>, Broadcast<Int>.Subscription, Task<Void, Never>) {
+        let broadcast = Broadcast<Int>()
+        let subscription = broadcast.subscribe(bufferSize: 1)
+        broadcast.send(1)
+        let producer = Task { await broadcast.deliver(2) }
+        await waitUntil("the producer waits for room") { broadcast.storage.waitingProducers == 1 }
+        return (broadcast, subscription, producer)
     }
 }

@@ -19,9 +19,7 @@ enum CollectScenarios {
     /// Windows of one second: `-1-2-|-3-|---|-4-` gives `[1, 2]`, `[3]`, nothing, and the rest
     /// `[4]` at the finish.
     static func windowsEmitWhatArrivedInThem(_ make: (Source, ManualClock) -> Made) async {
-        let clock = ManualClock()
-        let source = Source()
-        let recorder = TestRecorder(make(source, clock))
+        let (clock, source, recorder) = recordTimed(make)
         await send([1, 2], to: source)
         await clock.waitForSleepers(count: 1)
         #expect(recorder.elements.isEmpty)
@@ -44,9 +42,7 @@ enum CollectScenarios {
     /// By count or time: a full array goes out at once, the window keeps its pace, and a
     /// failure comes after the rest.
     static func fullArraysGoOutAtOnce(_ make: (Source, ManualClock) -> Made) async {
-        let clock = ManualClock()
-        let source = Source()
-        let recorder = TestRecorder(make(source, clock))
+        let (clock, source, recorder) = recordTimed(make)
         await send([1, 2, 3], to: source)
         #expect(await recorder.waitForElements(count: 1) == [[1, 2]])
         await clock.waitForSleepers(count: 1)

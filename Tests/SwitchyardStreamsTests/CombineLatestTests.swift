@@ -9,9 +9,9 @@ struct CombineLatestTests {
     /// emits a tuple, and the whole finishes only when all inputs have finished.
     @Test("Rule 1: combineLatest waits for every input and finishes when all inputs finish")
     func rule1WaitsForEveryInputAndFinishesWithAll() async {
-        let numbers = TestSource<Int, TestFailure>()
-        let letters = TestSource<String, TestFailure>()
-        let recorder = TestRecorder(numbers.combineLatest(letters).map { "\($0)\($1)" })
+        let (numbers, letters, recorder) = recordTwo(Int.self, String.self, failure: TestFailure.self) { numbers, letters in
+            numbers.combineLatest(letters).map { "\($0)\($1)" }
+        }
         numbers.send(1)
         numbers.send(2)
         await numbers.waitForDemand()
@@ -30,9 +30,9 @@ struct CombineLatestTests {
     /// the other inputs are cancelled.
     @Test("Rule 1: an input that ends without a value ends combineLatest")
     func rule1InputEndingEmptyEndsIt() async {
-        let numbers = TestSource<Int, TestFailure>()
-        let letters = TestSource<String, TestFailure>()
-        let recorder = TestRecorder(numbers.combineLatest(letters).map { "\($0)\($1)" })
+        let (numbers, letters, recorder) = recordTwo(Int.self, String.self, failure: TestFailure.self) { numbers, letters in
+            numbers.combineLatest(letters).map { "\($0)\($1)" }
+        }
         numbers.send(1)
         await numbers.waitForDemand()
         letters.finish()

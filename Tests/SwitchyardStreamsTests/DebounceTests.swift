@@ -5,15 +5,11 @@ import Testing
 
 @Suite(.scaledTimeLimit(minutes: 1))
 struct DebounceTests {
-    typealias Instant = ManualClock.Instant
-
     /// Rule 2: debounce is trailing-edge: only the element followed by a quiet interval comes
     /// out, once the interval has passed.
     @Test("Rule 2: debounce emits the trailing element of a burst")
     func rule2TrailingEdge() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.debounce(for: .milliseconds(250), clock: clock))
+        let (clock, source, recorder) = recordTimed { $0.debounce(for: .milliseconds(250), clock: $1) }
         for value in 1...3 {
             source.send(value)
             await source.waitForDemand()
@@ -36,9 +32,7 @@ struct DebounceTests {
     /// Rule 2: when the upstream finishes, the element still waiting is delivered at once.
     @Test("Rule 2: debounce delivers the pending value on finish")
     func rule2FinishDeliversPending() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.debounce(for: .seconds(1), clock: clock))
+        let (clock, source, recorder) = recordTimed { $0.debounce(for: .seconds(1), clock: $1) }
         source.send(1)
         source.send(2)
         source.finish()

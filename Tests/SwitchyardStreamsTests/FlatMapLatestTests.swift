@@ -31,9 +31,9 @@ struct FlatMapLatestTests {
     /// Rule 4: the whole finishes only when the outer and the current inner have both finished.
     @Test("Rule 4: flatMapLatest finishes only when outer and current inner are done")
     func rule4FinishesWhenBothAreDone() async {
-        let outer = TestSource<Int, TestFailure>()
-        let inner = TestSource<String, TestFailure>()
-        let recorder = TestRecorder(outer.flatMapLatest { _ in inner })
+        let (outer, inner, recorder) = recordTwo(Int.self, String.self, failure: TestFailure.self) { outer, inner in
+            outer.flatMapLatest { _ in inner }
+        }
         outer.send(0)
         await inner.waitForDemand()
         outer.finish()
@@ -129,9 +129,9 @@ struct FlatMapLatestTests {
 
     /// The outer sequence's typed failure fails the whole and cancels the inner one.
     @Test func outerTypedFailureSurvives() async {
-        let outer = TestSource<Int, TestFailure>()
-        let inner = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(outer.flatMapLatest { _ in inner })
+        let (outer, inner, recorder) = recordTwo(Int.self, Int.self, failure: TestFailure.self) { outer, inner in
+            outer.flatMapLatest { _ in inner }
+        }
         outer.send(0)
         await inner.waitForDemand()
         outer.fail(.other)
@@ -141,16 +141,13 @@ struct FlatMapLatestTests {
 
     /// Cancelling the consumer in the middle stops the outer task and the inner task.
     @Test func cancellationInTheMiddleStopsEveryTask() async {
-        let outer = TestSource<Int, Never>()
-        let inner = TestSource<Int, Never>()
-        let recorder = TestRecorder(outer.flatMapLatest { _ in inner })
+        let (outer, inner, recorder) = recordTwo(Int.self, Int.self, failure: Never.self) { outer, inner in
+            outer.flatMapLatest { _ in inner }
+        }
         outer.send(0)
         inner.send(1)
         await recorder.waitForElements(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await outer.waitForTermination()
-        await inner.waitForTermination()
+        await expectCancellingStopsBoth(recorder, outer, inner)
     }
 
     /// A replaced generation can neither emit nor end the whole; the current one can.

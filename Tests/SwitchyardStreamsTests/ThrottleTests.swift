@@ -5,15 +5,11 @@ import Testing
 
 @Suite(.scaledTimeLimit(minutes: 1))
 struct ThrottleTests {
-    typealias Instant = ManualClock.Instant
-
     /// Rule 3: the first value goes out at once; after a burst and then silence, the trailing
     /// value arrives when the window ends, driven by the clock and not by a later element.
     @Test("Rule 3: throttle sends the first value at once and the trailing value within one interval")
     func rule3FirstAtOnceTrailingOnTimer() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.throttle(for: .seconds(1), clock: clock, latest: true))
+        let (clock, source, recorder) = recordTimed { $0.throttle(for: .seconds(1), clock: $1, latest: true) }
         source.send(1)
         #expect(await recorder.waitForElements(count: 1) == [1])
         for value in 2...4 {
@@ -38,9 +34,7 @@ struct ThrottleTests {
 
     /// With `latest: false` a window emits the first element it held.
     @Test func firstOfWindowWhenNotLatest() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.throttle(for: .seconds(1), clock: clock, latest: false))
+        let (clock, source, recorder) = recordTimed { $0.throttle(for: .seconds(1), clock: $1, latest: false) }
         for value in 1...4 {
             source.send(value)
             await source.waitForDemand()
@@ -52,9 +46,7 @@ struct ThrottleTests {
 
     /// The held element is delivered when the upstream finishes.
     @Test func finishDeliversTheHeldElement() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.throttle(for: .seconds(1), clock: clock, latest: true))
+        let (_, source, recorder) = recordTimed { $0.throttle(for: .seconds(1), clock: $1, latest: true) }
         source.send(1)
         source.send(2)
         source.finish()

@@ -7,8 +7,6 @@ import Testing
 /// timer, driven by a manual clock (marble style: send, advance, see what came out).
 @Suite(.scaledTimeLimit(minutes: 1))
 struct TimedShapingTests {
-    typealias Instant = ManualClock.Instant
-
     /// Sends `values` and waits until the operator has read them all.
     func send(_ values: [Int], to source: TestSource<Int, TestFailure>) async {
         for value in values { source.send(value) }
@@ -30,9 +28,7 @@ struct TimedShapingTests {
     /// at 1.5 s, comes out at 2.5 s. (The end is sent only once nothing is pending, so the
     /// test knows when the operator has read it: when its timer sleeps again.)
     @Test func delayKeepsTheSpacing() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.delay(for: .seconds(1), clock: clock))
+        let (clock, source, recorder) = recordTimed { $0.delay(for: .seconds(1), clock: $1) }
         await send([1], to: source)
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .milliseconds(500))
@@ -57,9 +53,7 @@ struct TimedShapingTests {
 
     /// `delay` delivers a failure `interval` after it arrived.
     @Test func delayDeliversAFailureLater() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.delay(for: .seconds(1), clock: clock))
+        let (clock, source, recorder) = recordTimed { $0.delay(for: .seconds(1), clock: $1) }
         await send([1], to: source)
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(1))

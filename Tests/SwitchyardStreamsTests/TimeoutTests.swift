@@ -5,13 +5,9 @@ import Testing
 
 @Suite(.scaledTimeLimit(minutes: 1))
 struct TimeoutTests {
-    typealias Instant = ManualClock.Instant
-
     /// Silence longer than the interval finishes the sequence and cancels the upstream.
     @Test func silenceFinishes() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.timeout(.seconds(1), clock: clock))
+        let (clock, source, recorder) = recordTimed { $0.timeout(.seconds(1), clock: $1) }
         source.send(1)
         #expect(await recorder.waitForElements(count: 1) == [1])
         await source.waitForDemand()
@@ -23,9 +19,7 @@ struct TimeoutTests {
 
     /// Each element in time restarts the interval; the custom error ends it on a timeout.
     @Test func elementsInTimeKeepItAliveThenCustomErrorFails() async {
-        let clock = ManualClock()
-        let source = TestSource<Int, TestFailure>()
-        let recorder = TestRecorder(source.timeout(.seconds(1), clock: clock, customError: { .other }))
+        let (clock, source, recorder) = recordTimed { $0.timeout(.seconds(1), clock: $1, customError: { .other }) }
         await source.waitForDemand()
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .milliseconds(900))

@@ -8,9 +8,9 @@ struct WithLatestFromTests {
     /// Elements before the other sequence has a value are dropped; later ones pair with the
     /// latest value, and the other sequence alone emits nothing.
     @Test func pairsWithTheLatestOtherValue() async {
-        let taps = TestSource<Int, TestFailure>()
-        let forms = TestSource<String, TestFailure>()
-        let recorder = TestRecorder(taps.withLatestFrom(forms).map { "\($0)\($1)" })
+        let (taps, forms, recorder) = recordTwo(Int.self, String.self, failure: TestFailure.self) { taps, forms in
+            taps.withLatestFrom(forms).map { "\($0)\($1)" }
+        }
         taps.send(0)
         await taps.waitForDemand()
         forms.send("a")
@@ -26,9 +26,9 @@ struct WithLatestFromTests {
 
     /// The other sequence finishing freezes its value; the base finishing ends the whole.
     @Test func endsWithTheBase() async {
-        let taps = TestSource<Int, TestFailure>()
-        let forms = TestSource<String, TestFailure>()
-        let recorder = TestRecorder(taps.withLatestFrom(forms).map { "\($0)\($1)" })
+        let (taps, forms, recorder) = recordTwo(Int.self, String.self, failure: TestFailure.self) { taps, forms in
+            taps.withLatestFrom(forms).map { "\($0)\($1)" }
+        }
         forms.send("a")
         forms.finish()
         await forms.waitForTermination()
@@ -51,16 +51,13 @@ struct WithLatestFromTests {
 
     /// Cancelling the consumer in the middle stops both tasks.
     @Test func cancellationInTheMiddleStopsBothTasks() async {
-        let taps = TestSource<Int, Never>()
-        let forms = TestSource<String, Never>()
-        let recorder = TestRecorder(taps.withLatestFrom(forms).map { "\($0)\($1)" })
+        let (taps, forms, recorder) = recordTwo(Int.self, String.self, failure: Never.self) { taps, forms in
+            taps.withLatestFrom(forms).map { "\($0)\($1)" }
+        }
         forms.send("a")
         await forms.waitForDemand()
         taps.send(1)
         await recorder.waitForElements(count: 1)
-        recorder.cancel()
-        #expect(await recorder.waitForCompletion() == .finished)
-        await taps.waitForTermination()
-        await forms.waitForTermination()
+        await expectCancellingStopsBoth(recorder, taps, forms)
     }
 }

@@ -51,8 +51,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         clock: C = ContinuousClock()
     ) -> AsyncCollectTimedSequence<Self, C> {
         precondition(count >= 1, "collect(count:orEvery:) needs a count of at least 1, got \(count)")
-        precondition(interval > .zero, "collect(every:) needs an interval > 0, got \(interval)")
-        return AsyncCollectTimedSequence(base: self, count: count, interval: interval, tolerance: tolerance, clock: clock)
+        let timing = OperatorTiming("collect(every:)", interval: interval, tolerance: tolerance, clock: clock, allowsZero: false)
+        return AsyncCollectTimedSequence(base: self, count: count, timing: timing)
     }
 }
 
@@ -72,23 +72,19 @@ where Base.Element: Sendable {
 
     @usableFromInline let base: Base
     @usableFromInline let count: Int
-    @usableFromInline let interval: C.Duration
-    @usableFromInline let tolerance: C.Duration?
-    @usableFromInline let clock: C
+    @usableFromInline let timing: OperatorTiming<C>
 
-    @inlinable init(base: Base, count: Int, interval: C.Duration, tolerance: C.Duration?, clock: C) {
+    @inlinable init(base: Base, count: Int, timing: OperatorTiming<C>) {
         self.base = base
         self.count = count
-        self.interval = interval
-        self.tolerance = tolerance
-        self.clock = clock
+        self.timing = timing
     }
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read, and the windows start, from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: Machine(interval: interval, count: count))
-        let clock = self.clock
+        let driver = Driver(machine: Machine(interval: timing.interval, count: count))
+        let clock = timing.clock
         driver.read(base) { iterator in
             driver.update { machine, _ in machine.started(at: clock.now) }
             let end = await drain(&iterator) { element in
@@ -104,10 +100,8 @@ where Base.Element: Sendable {
                 }
             }
         }
-        driver.spawnAfterStart {
-            await driver.runDeadlines(clock: clock, tolerance: self.tolerance, emits: true) { machine, output, now in
-                if let window = machine.deadlineReached(at: now) { output.emit(window) }
-            }
+        driver.spawnTimer(timing, emits: true) { machine, output, now in
+            if let window = machine.deadlineReached(at: now) { output.emit(window) }
         }
         return Iterator(driver)
     }

@@ -32,8 +32,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> AsyncDebounceSequence<Self, C> {
-        precondition(interval >= .zero, "debounce(for:) needs an interval >= 0, got \(interval)")
-        return AsyncDebounceSequence(base: self, interval: interval, tolerance: tolerance, clock: clock)
+        AsyncDebounceSequence(base: self, timing: OperatorTiming("debounce(for:)", interval: interval, tolerance: tolerance, clock: clock))
     }
 }
 
@@ -52,22 +51,18 @@ where Base.Element: Sendable {
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
     @usableFromInline let base: Base
-    @usableFromInline let interval: C.Duration
-    @usableFromInline let tolerance: C.Duration?
-    @usableFromInline let clock: C
+    @usableFromInline let timing: OperatorTiming<C>
 
-    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C) {
+    @inlinable init(base: Base, timing: OperatorTiming<C>) {
         self.base = base
-        self.interval = interval
-        self.tolerance = tolerance
-        self.clock = clock
+        self.timing = timing
     }
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read, and time measured, from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: Machine(interval: interval))
-        driver.hold(base, clock: clock, tolerance: tolerance)
+        let driver = Driver(machine: Machine(interval: timing.interval))
+        driver.hold(base, timing: timing)
         return Iterator(driver)
     }
 }

@@ -27,8 +27,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> AsyncDelaySequence<Self, C> {
-        precondition(interval >= .zero, "delay(for:) needs an interval >= 0, got \(interval)")
-        return AsyncDelaySequence(base: self, interval: interval, tolerance: tolerance, clock: clock)
+        AsyncDelaySequence(base: self, timing: OperatorTiming("delay(for:)", interval: interval, tolerance: tolerance, clock: clock))
     }
 }
 
@@ -47,22 +46,18 @@ where Base.Element: Sendable {
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
     @usableFromInline let base: Base
-    @usableFromInline let interval: C.Duration
-    @usableFromInline let tolerance: C.Duration?
-    @usableFromInline let clock: C
+    @usableFromInline let timing: OperatorTiming<C>
 
-    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C) {
+    @inlinable init(base: Base, timing: OperatorTiming<C>) {
         self.base = base
-        self.interval = interval
-        self.tolerance = tolerance
-        self.clock = clock
+        self.timing = timing
     }
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: Machine(interval: interval))
-        let clock = self.clock
+        let driver = Driver(machine: Machine(interval: timing.interval))
+        let clock = timing.clock
         driver.read(base) { iterator in
             let end = await drain(&iterator) { element in
                 let now = clock.now
@@ -76,10 +71,8 @@ where Base.Element: Sendable {
             let now = clock.now
             driver.update { machine, _ in machine.upstreamEnded(end, at: now) }
         }
-        driver.spawnAfterStart {
-            await driver.runDeadlines(clock: clock, tolerance: self.tolerance, emits: true) { machine, output, now in
-                machine.deadlineReached(at: now, output: &output)
-            }
+        driver.spawnTimer(timing, emits: true) { machine, output, now in
+            machine.deadlineReached(at: now, output: &output)
         }
         return Iterator(driver)
     }

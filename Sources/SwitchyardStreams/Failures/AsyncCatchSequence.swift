@@ -54,7 +54,7 @@ where Replacement.Element == Base.Element {
     }
 
     /// Iterates the base, then the replacement after a failure.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator?
         @usableFromInline var replacement: Replacement.AsyncIterator?
         @usableFromInline let handler: @Sendable (Base.Failure) -> Replacement
@@ -62,12 +62,6 @@ where Replacement.Element == Base.Element {
         @inlinable init(base: Base.AsyncIterator, handler: @escaping @Sendable (Base.Failure) -> Replacement) {
             self.base = base
             self.handler = handler
-        }
-
-        /// The next element of the base, or of the replacement after the base failed.
-        /// - Throws: The replacement's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next element of the base, or of the replacement after the base failed.

@@ -61,19 +61,13 @@ public struct AsyncMapFailureSequence<Base: AsyncSequence, NewFailure: Error>: A
     }
 
     /// Iterates the base, transforming its failure.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let transform: @Sendable (Base.Failure) -> NewFailure
 
         @inlinable init(base: Base.AsyncIterator, transform: @escaping @Sendable (Base.Failure) -> NewFailure) {
             self.base = base
             self.transform = transform
-        }
-
-        /// The base's next element.
-        /// - Throws: The base's failure, transformed.
-        @inlinable public mutating func next() async throws(NewFailure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The base's next element.

@@ -32,16 +32,11 @@ public struct AsyncMapToResultSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Iterates the base, ending after its failure.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator?
 
         @inlinable init(base: Base.AsyncIterator) {
             self.base = base
-        }
-
-        /// The next element as `.success`, the failure as `.failure`, then `nil`.
-        @inlinable public mutating func next() async -> Element? {
-            await next(isolation: nil)
         }
 
         /// The next element as `.success`, the failure as `.failure`, then `nil`.

@@ -95,24 +95,13 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let transform = self.transform
         let driver = Driver(machine: Machine(maxConcurrent: maxConcurrent))
-        driver.read(base) { iterator in await Self.consumeOuter(&iterator, transform: transform, into: driver) }
-        return Iterator(driver)
-    }
-
-    @inlinable static func consumeOuter(
-        _ iterator: inout Base.AsyncIterator,
-        transform: @Sendable (Base.Element) -> Inner,
-        into driver: Driver
-    ) async {
-        let end = await drain(&iterator) { element in
-            let inner = transform(element)
+        driver.readOuter(base, transform: transform) { inner in
             driver.update { machine, _ in machine.innerStarted() }
-            guard driver.spawn({ await consumeInner(inner, into: driver) }) != nil else { return false }
+            guard driver.spawn({ await Self.consumeInner(inner, into: driver) }) != nil else { return false }
             return await driver.wait { $0.mayStartInner }
         }
-        driver.inputEnded(end) { machine, failed in machine.outerFinished(failed: failed) }
+        return Iterator(driver)
     }
 
     @inlinable static func consumeInner(_ inner: Inner, into driver: Driver) async {

@@ -94,30 +94,23 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let transform = self.transform
         let driver = Driver(machine: Machine())
-        driver.read(base) { iterator in await Self.consumeOuter(&iterator, transform: transform, into: driver) }
+        driver.readOuter(base, transform: transform) { inner in Self.switchTo(inner, driver: driver) }
         return Iterator(driver)
     }
 
-    @inlinable static func consumeOuter(
-        _ iterator: inout Base.AsyncIterator,
-        transform: @Sendable (Base.Element) -> Inner,
-        into driver: Driver
-    ) async {
-        let end = await drain(&iterator) { element in
-            let inner = transform(element)
-            let (generation, replaced) = driver.update { machine, _ in machine.outerReceived() }
-            if let replaced { driver.cancelTask(replaced) }
-            guard let task = driver.spawn({ await consumeInner(inner, generation: generation, into: driver) }) else {
-                return false
-            }
-            if !driver.update({ machine, _ in machine.innerStarted(task: task, generation: generation) }) {
-                driver.cancelTask(task)
-            }
-            return true
+    /// Cancels the inner sequence `inner` replaces and starts a task reading `inner`.
+    /// - Returns: `false` once the operator has stopped.
+    @inlinable static func switchTo(_ inner: Inner, driver: Driver) -> Bool {
+        let (generation, replaced) = driver.update { machine, _ in machine.outerReceived() }
+        if let replaced { driver.cancelTask(replaced) }
+        guard let task = driver.spawn({ await consumeInner(inner, generation: generation, into: driver) }) else {
+            return false
         }
-        driver.inputEnded(end) { machine, failed in machine.outerFinished(failed: failed) }
+        if !driver.update({ machine, _ in machine.innerStarted(task: task, generation: generation) }) {
+            driver.cancelTask(task)
+        }
+        return true
     }
 
     @inlinable static func consumeInner(_ inner: Inner, generation: UInt64, into driver: Driver) async {

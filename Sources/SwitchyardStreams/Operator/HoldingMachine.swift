@@ -22,16 +22,15 @@
 
 extension OperatorDriver where Machine: HoldingMachine, Machine.Element == Element {
     /// Runs a holding operator over `base`: subscribes now and, from the consumer's first
-    /// `next` on, reads `base` in one owned task (stamping each element with `clock`'s time)
-    /// and sleeps on `clock` until the machine's deadline in another.
+    /// `next` on, reads `base` in one owned task (stamping each element with the time)
+    /// and sleeps on `timing`'s clock until the machine's deadline in another.
     @inlinable func hold<Base: AsyncSequence & Sendable, C: Clock>(
-        _ base: Base, clock: C, tolerance: C.Duration?
+        _ base: Base, timing: OperatorTiming<C>
     ) where Base.Element == Element, Base.Failure == Failure, C.Instant == Machine.Instant {
+        let clock = timing.clock
         read(base) { iterator in await self.consumeHeld(&iterator, clock: clock) }
-        spawnAfterStart {
-            await self.runDeadlines(clock: clock, tolerance: tolerance, emits: true) { machine, output, now in
-                machine.deadlineReached(at: now) { output.emit($0) }
-            }
+        spawnTimer(timing, emits: true) { machine, output, now in
+            machine.deadlineReached(at: now) { output.emit($0) }
         }
     }
 

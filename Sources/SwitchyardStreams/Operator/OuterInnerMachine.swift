@@ -26,3 +26,19 @@ extension OuterInnerMachine {
         return .finish
     }
 }
+
+extension OperatorDriver where Machine: OuterInnerMachine {
+    /// Reads the outer sequence `base` from the consumer's first `next` on (subscribing now):
+    /// maps each element to an inner sequence and hands it to `start`, which runs it and says
+    /// whether to read on; then tells the machine how the outer sequence ended.
+    @inlinable func readOuter<Base: AsyncSequence & Sendable, Inner: Sendable>(
+        _ base: Base,
+        transform: @escaping @Sendable (Base.Element) -> Inner,
+        start: @escaping @Sendable (Inner) async -> Bool
+    ) where Base.Failure == Failure {
+        read(base) { iterator in
+            let end = await drain(&iterator) { element in await start(transform(element)) }
+            self.inputEnded(end) { machine, failed in machine.outerFinished(failed: failed) }
+        }
+    }
+}

@@ -36,18 +36,12 @@ public struct AsyncAdjacentPairsSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Takes the pairs.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline var previous: Base.Element?
 
         @inlinable init(base: Base.AsyncIterator) {
             self.base = base
-        }
-
-        /// The next pair; `nil` when the base ends.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next pair; `nil` when the base ends.

@@ -41,7 +41,7 @@ public struct AsyncCollectCountSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Takes the arrays.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let count: Int
         /// How the base ended, delivered once the last array was taken.
@@ -51,12 +51,6 @@ public struct AsyncCollectCountSequence<Base: AsyncSequence>: AsyncSequence {
             self.base = base
             self.count = count
             ending = BaseEnding()
-        }
-
-        /// The next array; `nil` after the last.
-        /// - Throws: The base's failure, after the elements gathered before it.
-        @inlinable public mutating func next() async throws(Failure) -> [Base.Element]? {
-            try await next(isolation: nil)
         }
 
         /// The next array; `nil` after the last.

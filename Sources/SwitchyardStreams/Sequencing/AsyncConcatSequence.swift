@@ -63,7 +63,7 @@ where First.Element == Second.Element, First.Failure == Second.Failure {
     }
 
     /// Takes the first sequence's elements, then the second's.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var first: First.AsyncIterator?
         @usableFromInline var second: Second?
         @usableFromInline var secondIterator: Second.AsyncIterator?
@@ -71,12 +71,6 @@ where First.Element == Second.Element, First.Failure == Second.Failure {
         @inlinable init(first: First.AsyncIterator, second: Second) {
             self.first = first
             self.second = second
-        }
-
-        /// The next element; `nil` after the second sequence has ended.
-        /// - Throws: The failure of either sequence.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next element; `nil` after the second sequence has ended.

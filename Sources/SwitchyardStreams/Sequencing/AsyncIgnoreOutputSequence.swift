@@ -35,17 +35,11 @@ public struct AsyncIgnoreOutputSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Waits for the base's end.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
 
         @inlinable init(base: Base.AsyncIterator) {
             self.base = base
-        }
-
-        /// Reads the base to its end, then returns `nil`.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Never? {
-            try await next(isolation: nil)
         }
 
         /// Reads the base to its end, then returns `nil`.

@@ -39,7 +39,7 @@ public struct AsyncInterspersedSequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Takes the elements and separators.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let separator: Element
         /// The element read after its separator was emitted.
@@ -49,12 +49,6 @@ public struct AsyncInterspersedSequence<Base: AsyncSequence>: AsyncSequence {
         @inlinable init(base: Base.AsyncIterator, separator: Element) {
             self.base = base
             self.separator = separator
-        }
-
-        /// The next element or separator; `nil` when the base ends.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The next element or separator; `nil` when the base ends.

@@ -36,7 +36,7 @@ public struct AsyncReplaceEmptySequence<Base: AsyncSequence>: AsyncSequence {
     }
 
     /// Takes the base's elements, or the replacement.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline var base: Base.AsyncIterator
         /// The replacement while it may still be emitted: until the first element or the end.
         @usableFromInline var value: Element?
@@ -45,12 +45,6 @@ public struct AsyncReplaceEmptySequence<Base: AsyncSequence>: AsyncSequence {
         @inlinable init(base: Base.AsyncIterator, value: Element) {
             self.base = base
             self.value = value
-        }
-
-        /// The base's next element, or the replacement at the end of an empty base.
-        /// - Throws: The base's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The base's next element, or the replacement at the end of an empty base.

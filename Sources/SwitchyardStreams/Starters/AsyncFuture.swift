@@ -42,18 +42,12 @@ public struct AsyncFuture<Element: Sendable, Failure: Error>: AsyncSequence, Sen
     }
 
     /// Returns the value once, or throws the failure once, then `nil`.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline let storage: AsyncFutureStorage<Element, Failure>
         @usableFromInline var done = false
 
         @inlinable init(storage: AsyncFutureStorage<Element, Failure>) {
             self.storage = storage
-        }
-
-        /// The call's value, waiting for it; `nil` afterwards or when the task is cancelled.
-        /// - Throws: The call's failure.
-        @inlinable public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
         }
 
         /// The call's value, waiting for it; `nil` afterwards or when the task is cancelled.

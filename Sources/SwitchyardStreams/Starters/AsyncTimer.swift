@@ -40,18 +40,13 @@ public struct AsyncTimer<C: Clock>: AsyncSequence, Sendable {
     }
 
     /// Sleeps until each tick.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, ConsumerPacedIterator {
         @usableFromInline let timer: AsyncTimer
         @usableFromInline var last: C.Instant?
         @usableFromInline var isFinished = false
 
         @inlinable init(timer: AsyncTimer) {
             self.timer = timer
-        }
-
-        /// The next tick's instant, once reached; `nil` once the task is cancelled.
-        @inlinable public mutating func next() async -> C.Instant? {
-            await next(isolation: nil)
         }
 
         /// The next tick's instant, once reached; `nil` once the task is cancelled.

@@ -32,8 +32,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         clock: C = ContinuousClock(),
         latest: Bool
     ) -> AsyncThrottleSequence<Self, C> {
-        precondition(interval >= .zero, "throttle(for:) needs an interval >= 0, got \(interval)")
-        return AsyncThrottleSequence(base: self, interval: interval, tolerance: tolerance, clock: clock, latest: latest)
+        let timing = OperatorTiming("throttle(for:)", interval: interval, tolerance: tolerance, clock: clock)
+        return AsyncThrottleSequence(base: self, timing: timing, latest: latest)
     }
 }
 
@@ -52,24 +52,20 @@ where Base.Element: Sendable {
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
     @usableFromInline let base: Base
-    @usableFromInline let interval: C.Duration
-    @usableFromInline let tolerance: C.Duration?
-    @usableFromInline let clock: C
+    @usableFromInline let timing: OperatorTiming<C>
     @usableFromInline let latest: Bool
 
-    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, latest: Bool) {
+    @inlinable init(base: Base, timing: OperatorTiming<C>, latest: Bool) {
         self.base = base
-        self.interval = interval
-        self.tolerance = tolerance
-        self.clock = clock
+        self.timing = timing
         self.latest = latest
     }
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let driver = Driver(machine: Machine(interval: interval, latest: latest))
-        driver.hold(base, clock: clock, tolerance: tolerance)
+        let driver = Driver(machine: Machine(interval: timing.interval, latest: latest))
+        driver.hold(base, timing: timing)
         return Iterator(driver)
     }
 }

@@ -32,8 +32,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         clock: C = ContinuousClock(),
         customError: (@Sendable () -> Failure)? = nil
     ) -> AsyncTimeoutSequence<Self, C> {
-        precondition(interval >= .zero, "timeout(_:) needs an interval >= 0, got \(interval)")
-        return AsyncTimeoutSequence(base: self, interval: interval, tolerance: tolerance, clock: clock, customError: customError)
+        let timing = OperatorTiming("timeout(_:)", interval: interval, tolerance: tolerance, clock: clock)
+        return AsyncTimeoutSequence(base: self, timing: timing, customError: customError)
     }
 }
 
@@ -70,34 +70,28 @@ where Base.Element: Sendable {
     @usableFromInline typealias Driver = OperatorDriver<Machine, Element, Failure>
 
     @usableFromInline let base: Base
-    @usableFromInline let interval: C.Duration
-    @usableFromInline let tolerance: C.Duration?
-    @usableFromInline let clock: C
+    @usableFromInline let timing: OperatorTiming<C>
     @usableFromInline let customError: (@Sendable () -> Failure)?
 
-    @inlinable init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, customError: (@Sendable () -> Failure)?) {
+    @inlinable init(base: Base, timing: OperatorTiming<C>, customError: (@Sendable () -> Failure)?) {
         self.base = base
-        self.interval = interval
-        self.tolerance = tolerance
-        self.clock = clock
+        self.timing = timing
         self.customError = customError
     }
 
     /// Makes an iterator, subscribing to the base at once (by making its iterator); the base
     /// is read, and silence measured, from the first `next` on.
     @inlinable public func makeAsyncIterator() -> Iterator {
-        let (tolerance, clock, customError) = (self.tolerance, self.clock, self.customError)
-        let driver = Driver(machine: Machine(interval: interval))
+        let (clock, customError) = (timing.clock, self.customError)
+        let driver = Driver(machine: Machine(interval: timing.interval))
         driver.read(base) { iterator in
             let now = clock.now
             driver.update { machine, _ in machine.waitingForUpstream(since: now) }
             await Self.consume(&iterator, into: driver, clock: clock)
         }
-        driver.spawnAfterStart {
-            await driver.runDeadlines(clock: clock, tolerance: tolerance, emits: false) { machine, output, now in
-                guard machine.deadlineReached(at: now) else { return }
-                if let customError { output.fail(customError()) } else { output.finish() }
-            }
+        driver.spawnTimer(timing, emits: false) { machine, output, now in
+            guard machine.deadlineReached(at: now) else { return }
+            if let customError { output.fail(customError()) } else { output.finish() }
         }
         return Iterator(driver)
     }

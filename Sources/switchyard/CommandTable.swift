@@ -27,7 +27,11 @@ enum CommandTable {
         .value("config", "FILE", help: "the journal in FILE's data directory", completion: .file(extension: "json")),
     ]
 
-    static let json = OptionSpec.flag("json", help: "print JSON (one object a line) instead of text")
+    /// How `tail` and `journal show` print actions (``ActionFormat``).
+    static let actionFormat: [OptionSpec] = [
+        .flag("json", help: "print one JSON object a line (the default when stdout is not a terminal)"),
+        .flag("text", help: "print the logger's text lines (the default on a terminal)"),
+    ]
 
     static let pattern = PositionalSpec("PATTERN", optional: true, repeats: true,
                                         help: "type patterns, any of which matches: * (default), a domain gps/*, an event */changed or a type gps/fix")
@@ -99,8 +103,7 @@ enum CommandTable {
             .value("buffer", "N", help: "let N actions wait for this watcher (default 8192)"),
             .value("overflow", "POLICY", help: "when it falls behind: disconnect (default, exit 1) or drop-oldest (count and go on)",
                    completion: .words(["disconnect", "drop-oldest"])),
-            json,
-        ] + clientOptions,
+        ] + actionFormat + clientOptions,
         examples: [
             .init("switchyard tail 'location/*' -n 5", "the last five location actions, then new ones as they come"),
             .init("switchyard tail --count 1 bus/stopping", "wait for the bus to stop"),
@@ -115,7 +118,7 @@ enum CommandTable {
         name: "journal", abstract: "print, check, trim, export, import or compare journals",
         subcommands: [
             CommandSpec(
-                name: "show", abstract: "print the journaled actions, one JSON object a line",
+                name: "show", abstract: "print the journaled actions (text on a terminal, JSON lines when piped)",
                 discussion: """
                     ID is an action id. TIME is an ISO 8601 time (2026-11-22T09:30:00Z), a local date or time as journalctl
                     takes them (2026-11-28, "2026-11-28 09:30", 09:30), today, yesterday, now, or relative (-5m, "1 hour ago").
@@ -127,8 +130,7 @@ enum CommandTable {
                     .value("until", "ID|TIME", help: "stop after this action id or time"),
                     .value("lines", short: "n", "N", help: "only the last N matching actions"),
                     .flag("follow", short: "f", help: "keep printing actions as they are journaled"),
-                    .flag("text", help: "print the logger's text format instead of JSON"),
-                ] + journalOptions,
+                ] + actionFormat + journalOptions,
                 examples: [
                     .init("switchyard journal show 'location/*' -n 10", "the ten latest location actions"),
                     .init("switchyard journal show --since 2026-11-22T09:00:00Z --until 120", "a window of the history"),

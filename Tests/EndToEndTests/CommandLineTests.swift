@@ -107,6 +107,30 @@ struct CommandLineEndToEndTests {
         #expect(await bus.stop() == 0)
     }
 
+    /// `tail` and `journal show` follow one rule: text on a terminal, JSON lines in a pipe,
+    /// `--text` and `--json` whatever stdout is.
+    @Test func actionsAreTextOnATerminalAndJSONInAPipe() async throws {
+        let bus = try await RunningBus.start()
+        #expect(try await bus.client(["send", "shown/one", "1"]).status == 0)
+        for command in [["tail", "shown/*", "-n", "1", "--count", "1"], ["journal", "show", "shown/*"]] {
+            let terminal = try PseudoTerminal()
+            let onTerminal = try SwitchyardProcess(command + ["--config", bus.configPath], directory: bus.directory.url, output: terminal.terminal)
+            #expect(await onTerminal.exitStatus() == 0, "\(command): \(onTerminal.stderr)")
+            let shown = terminal.readAvailable()
+            #expect(shown.contains("#") && shown.contains("shown/one source=control 1"), "\(command) on a terminal: \(shown)")
+            let piped = try await bus.client(command)
+            #expect(piped.stdout.hasPrefix("{") && piped.stdout.contains(#""type":"shown/one""#), "\(command) piped: \(piped.stdout)")
+            let text = try await bus.client(command + ["--text"])
+            #expect(text.stdout.contains("shown/one source=control 1"), "\(command) --text: \(text.stdout)")
+            let json = try SwitchyardProcess(command + ["--json", "--config", bus.configPath], directory: bus.directory.url, output: terminal.terminal)
+            #expect(await json.exitStatus() == 0)
+            #expect(terminal.readAvailable().contains(#""type":"shown/one""#), "\(command) --json on a terminal")
+            let both = try await bus.client(command + ["--text", "--json"])
+            #expect(both.status == 2 && both.stderr.contains("--text and --json exclude each other"))
+        }
+        #expect(await bus.stop() == 0)
+    }
+
     /// `journal show --follow` prints new actions as they are journaled.
     @Test func journalShowFollows() async throws {
         let bus = try await RunningBus.start()

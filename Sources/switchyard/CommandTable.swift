@@ -12,7 +12,7 @@ enum CommandTable {
     /// How clients (`send`, `state`, `tail`, `stats`) find the bus. Without any, the bus is
     /// `$SWITCHYARD_DATA`, or the only one in .switchyard/ or /var/lib/switchyard/ (``BusLocator``).
     static let clientOptions: [OptionSpec] = [
-        .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/", completion: .bus),
         .value("data-dir", "DIR", help: "the bus whose data directory is DIR", completion: .directory),
         .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
         .value("socket", "PATH", help: "the bus's control socket", completion: .file(extension: nil)),
@@ -21,7 +21,7 @@ enum CommandTable {
 
     /// How journal commands find the data directory; without any, as for clients.
     static let journalOptions: [OptionSpec] = [
-        .value("bus", "NAME", help: "the journal of the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("bus", "NAME", help: "the journal of the bus called NAME, in .switchyard/ or /var/lib/switchyard/", completion: .bus),
         .value("data-dir", "DIR", help: "the journal in DIR", completion: .directory),
         .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
         .value("config", "FILE", help: "the journal in FILE's data directory", completion: .file(extension: "json")),
@@ -238,11 +238,17 @@ enum CommandTable {
             .init("switchyard completions fish > ~/.config/fish/completions/switchyard.fish", "for every fish session"),
         ])
 
-    static let help = CommandSpec(
-        name: "help", abstract: "show the help of a command",
-        positionals: [PositionalSpec("COMMAND", optional: true, help: "a command, such as tail or journal")])
-
     static let version = CommandSpec(name: "version", abstract: "print the version")
+
+    /// The commands `help` explains, itself included.
+    static let commands = [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions]
+
+    static let help = CommandSpec(
+        name: "help", abstract: "show the help of a command, or the manual page",
+        positionals: [PositionalSpec("COMMAND", optional: true, help: "a command, such as tail or journal",
+                                     completion: .words(commands.map(\.name) + ["help", "version"]))],
+        options: [.flag("man", help: "print the manual page (roff), generated from the same definitions: man -l <(switchyard help --man)")],
+        examples: [.init("switchyard help --man > /usr/local/share/man/man1/switchyard.1", "what Scripts/install does for man switchyard")])
 
     /// The program: every command below it.
     static let root = CommandSpec(
@@ -252,14 +258,14 @@ enum CommandTable {
             Exit codes: 0 success, 1 failure (an error reply, no bus, a damaged journal), 2 usage,
             78 invalid configuration.
             """,
-        options: [.flag("version", help: "print the version")],
-        subcommands: [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions, help, version])
+        options: [.flag("version", short: "V", help: "print the version")],
+        subcommands: commands + [help, version])
 
     /// The words to parse: `switchyard` alone runs the default configuration, `switchyard
-    /// FILE.json` runs that file, and `--version` is the `version` command.
+    /// FILE.json` runs that file, and `--version` (`-V`) is the `version` command.
     static func normalized(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ["run"] }
-        if first == "--version" { return ["version"] + arguments.dropFirst() }
+        if first == "--version" || first == "-V" { return ["version"] + arguments.dropFirst() }
         if first.hasSuffix(".json"), !first.hasPrefix("-") { return ["run"] + arguments }
         return arguments
     }

@@ -8,13 +8,26 @@ import Testing
 struct CommandLineEndToEndTests {
     /// `--help`/`-h` on every command prints its help on stdout with exit 0 — it never opens a
     /// file called `--help`.
-    @Test(arguments: [["run", "--help"], ["validate", "--help"], ["tail", "-h"], ["journal", "show", "--help"], ["help", "send"]])
+    @Test(arguments: [["run", "--help"], ["validate", "--help"], ["tail", "-h"], ["journal", "show", "--help"], ["help", "send"],
+                      ["help", "--help"]])
     func helpExitsZero(arguments: [String]) async throws {
         let process = try SwitchyardProcess(arguments)
         #expect(await process.exitStatus() == 0)
         #expect(process.stdout.contains("usage: switchyard \(arguments.filter { !$0.hasPrefix("-") && $0 != "help" }.joined(separator: " "))"))
         #expect(process.stdout.contains("-h, --help"))
         #expect(process.stderr.isEmpty)
+    }
+
+    /// `-V`, `--version` and `version` print the version; `help --man` the manual page.
+    @Test func versionAndManPage() async throws {
+        for spelling in ["-V", "--version", "version"] {
+            let process = try SwitchyardProcess([spelling])
+            #expect(await process.exitStatus() == 0)
+            #expect(process.stdout.hasPrefix("switchyard 0."), "\(spelling): \(process.stdout)")
+        }
+        let man = try SwitchyardProcess(["help", "--man"])
+        #expect(await man.exitStatus() == 0)
+        #expect(man.stdout.hasPrefix(".TH SWITCHYARD 1"))
     }
 
     /// A usage error prints three lines — what is wrong, the usage, where to read more — and exits 2.

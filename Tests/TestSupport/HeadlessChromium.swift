@@ -107,6 +107,14 @@ public final class HeadlessChromium {
         return ((result["result"] as? [String: Any])?["value"], result["exceptionDetails"])
     }
 
+    /// Lays the page out as on a device `width` × `height` CSS pixels (`mobile`: a phone's
+    /// viewport), which a headless window narrower than 500 pixels cannot show.
+    public func emulate(width: Int, height: Int, mobile: Bool) throws {
+        _ = try send("Emulation.setDeviceMetricsOverride",
+                     ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile],
+                     session: session, deadline: TestDeadline(after: .seconds(30)))
+    }
+
     /// Writes a PNG of the window to `path`.
     public func screenshot(to path: String) throws {
         let result = try send("Page.captureScreenshot", ["format": "png"], session: session, deadline: TestDeadline(after: .seconds(60)))

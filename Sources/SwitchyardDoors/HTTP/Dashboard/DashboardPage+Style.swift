@@ -16,7 +16,10 @@ extension DashboardPage {
         main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: .8em; padding: .8em; }
         @media (max-width: 900px) { main { grid-template-columns: minmax(0, 1fr); } }
         .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .6em .8em; min-width: 0; }
-        #actions-panel { grid-row: span 3; }
+        /* The feed takes what its panel has left, so no blank area stays under it when the
+           other column is taller. */
+        #actions-panel { grid-row: span 3; display: flex; flex-direction: column; }
+        #plugins-panel { overflow-x: auto; }
         h2 { font-size: 14px; margin: 0 0 .5em; }
         h3 { font-size: 13px; margin: .6em 0 .3em; }
         code, pre, .mono, #feed, .tree { font: 12px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
@@ -24,7 +27,7 @@ extension DashboardPage {
         input { flex: 1; min-width: 6em; padding: .25em .4em; border: 1px solid var(--line); border-radius: 4px; font: inherit; }
         button { padding: .2em .7em; border: 1px solid var(--line); border-radius: 4px; background: #fafbfc; cursor: pointer; font: inherit; }
         button.on { background: #fff3cd; }
-        #feed { height: 52vh; overflow: auto; border: 1px solid var(--line); border-radius: 4px; }
+        #feed { flex: 1 1 0; min-height: 52vh; overflow: auto; border: 1px solid var(--line); border-radius: 4px; }
         .row { display: grid; grid-template-columns: 5em 7.5em 14em minmax(0, 1fr); gap: .5em; padding: 1px .4em; cursor: pointer;
                white-space: nowrap; border-bottom: 1px solid #f0f2f4; }
         .row:hover, .row.selected { background: #e8f1fb; }

@@ -1,11 +1,22 @@
 extension DashboardPage {
     /// Plugin health from `/api/stats` and the state tree from `/api/state`.
     static let viewScript = #"""
+        // A duration as people say it: "45 s", "4 min 57 s", "2 h 5 min 3 s", "3 d 4 h 0 min 1 s".
+        function formatDuration(seconds) {
+          let rest = Math.max(0, Math.round(seconds || 0));
+          const parts = [];
+          for (const [unit, size] of [["d", 86400], ["h", 3600], ["min", 60]]) {
+            if (rest >= size || parts.length) { parts.push(Math.floor(rest / size) + " " + unit); rest %= size; }
+          }
+          parts.push(rest + " s");
+          return parts.join(" ");
+        }
+
         // Plugin health; also finds the plugins that get a map, and the tile template.
         async function refreshStats() {
           const stats = (await getJSON("/api/stats")).stats || {};
           $("bus").textContent = "bus " + (stats.name || "?") + " · " + (stats.actions || 0) + " actions · up "
-            + Math.round(stats.uptime || 0) + " s";
+            + formatDuration(stats.uptime);
           const rows = [];
           for (const plugin of stats.plugins || []) {
             const row = element("tr");

@@ -63,15 +63,32 @@ enum Shell {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-completion-\(UUID().uuidString).\(shell)")
         defer { try? FileManager.default.removeItem(at: file) }
         try CompletionScript(root: CommandTable.root).script(for: shell).write(to: file, atomically: true, encoding: .utf8)
+        let result = try run(executable, flags + [file.path])
+        #expect(result.status == 0, "\(shell) refused the script: \(result.errors)")
+    }
+
+    /// Runs `executable` to its end in `directory`; its status, stdout and stderr.
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
+                    environment: [String: String]? = nil) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = flags + [file.path]
-        let errors = Pipe()
-        process.standardError = errors
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-stderr-\(UUID().uuidString)")
+        // A file, not a pipe, so a chatty stderr cannot block the process while stdout is read.
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        defer { try? errorHandle.close() }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errorHandle
         try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(shell) refused the script: \(message)")
+        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, text, errors)
     }
 }
 
@@ -83,17 +100,8 @@ struct BashCompletionTests {
         let script = directory.appendingPathComponent("completion.bash")
         try CompletionScript(root: CommandTable.root).script(for: .bash).write(to: script, atomically: true, encoding: .utf8)
         let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bash)
-        process.currentDirectoryURL = directory
-        process.arguments = ["-c", #"source completion.bash; COMP_WORDS=(\#(quoted)); COMP_CWORD=\#(words.count - 1); _switchyard; printf '%s\n' "${COMPREPLY[@]}""#]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.split(separator: "\n").map(String.init).sorted()
+        let command = #"source completion.bash; COMP_WORDS=(\#(quoted)); COMP_CWORD=\#(words.count - 1); _switchyard; printf '%s\n' "${COMPREPLY[@]}""#
+        return try Shell.run(bash, ["-c", command], in: directory).output.split(separator: "\n").map(String.init).sorted()
     }
 
     /// A directory with two buses under .switchyard/, a configuration and a subdirectory.

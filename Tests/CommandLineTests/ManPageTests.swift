@@ -14,20 +14,10 @@ struct ManPageTests {
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-\(UUID().uuidString).1")
         defer { try? FileManager.default.removeItem(at: page) }
         try Self.roff.write(to: page, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: groff)
-        // -ww: every warning; -rLL=200n: lines long enough that no usage line wraps.
-        process.arguments = ["-man", "-Tutf8", "-ww", "-rLL=200n", "-P-c", "-P-b", "-P-u", page.path]
-        process.environment = ["LANG": "C.UTF-8"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let rendered = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        // -ww: every warning; -rLL=200n: lines long enough that no usage line wraps; -P-cbu: plain text.
+        let (status, rendered, warnings) = try Shell.run(groff, ["-man", "-Tutf8", "-ww", "-rLL=200n", "-P-c", "-P-b", "-P-u", page.path],
+                                                         environment: ["LANG": "C.UTF-8"])
+        #expect(status == 0)
         #expect(warnings.isEmpty, "groff warns: \(warnings)")
         #expect(rendered.contains("switchyard - an actor-based event bus"))
         for (path, spec) in CompletionScript(root: CommandTable.root).commands where !path.isEmpty && spec.subcommands.isEmpty {

@@ -144,6 +144,29 @@ struct CommandLineEndToEndTests {
         #expect(await bus.stop() == 0)
     }
 
+    /// A time without a zone is local time, as `TZ` says (a POSIX zone 13 hours east of UTC
+    /// here, which needs no time zone database): a minute before now there shows the actions,
+    /// a minute after shows none.
+    @Test func localTimesFollowTZ() async throws {
+        let bus = try await RunningBus.start()
+        for index in 1...3 { #expect(try await bus.client(["send", "local/time", "\(index)"]).status == 0) }
+        let now = Date()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 13 * 3600)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        func local(_ offset: TimeInterval) -> String { formatter.string(from: now.addingTimeInterval(offset)) }
+        func shown(since: String) async throws -> Int {
+            let show = try SwitchyardProcess(["journal", "show", "local/*", "--since", since, "--config", bus.configPath],
+                                             directory: bus.directory.url, environment: ["TZ": "XYZ-13"])
+            #expect(await show.exitStatus() == 0, "--since \(since): \(show.stderr)")
+            return show.stdout.split(separator: "\n").count
+        }
+        #expect(try await shown(since: local(-60)) == 3)
+        #expect(try await shown(since: local(60)) == 0)
+        #expect(await bus.stop() == 0)
+    }
+
     /// `journal show --follow` prints new actions as they are journaled.
     @Test func journalShowFollows() async throws {
         let bus = try await RunningBus.start()

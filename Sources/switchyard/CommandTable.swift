@@ -12,7 +12,7 @@ enum CommandTable {
     /// How clients (`send`, `state`, `tail`, `stats`) find the bus. Without any, the bus is
     /// `$SWITCHYARD_DATA`, or the only one in .switchyard/ or /var/lib/switchyard/ (``BusLocator``).
     static let clientOptions: [OptionSpec] = [
-        .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/", completion: .bus),
         .value("data-dir", "DIR", help: "the bus whose data directory is DIR", completion: .directory),
         .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
         .value("socket", "PATH", help: "the bus's control socket", completion: .file(extension: nil)),
@@ -21,13 +21,17 @@ enum CommandTable {
 
     /// How journal commands find the data directory; without any, as for clients.
     static let journalOptions: [OptionSpec] = [
-        .value("bus", "NAME", help: "the journal of the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+        .value("bus", "NAME", help: "the journal of the bus called NAME, in .switchyard/ or /var/lib/switchyard/", completion: .bus),
         .value("data-dir", "DIR", help: "the journal in DIR", completion: .directory),
         .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
         .value("config", "FILE", help: "the journal in FILE's data directory", completion: .file(extension: "json")),
     ]
 
-    static let json = OptionSpec.flag("json", help: "print JSON (one object a line) instead of text")
+    /// How `tail` and `journal show` print actions (``ActionFormat``).
+    static let actionFormat: [OptionSpec] = [
+        .flag("json", help: "print one JSON object a line (the default when stdout is not a terminal)"),
+        .flag("text", help: "print the logger's text lines (the default on a terminal)"),
+    ]
 
     static let pattern = PositionalSpec("PATTERN", optional: true, repeats: true,
                                         help: "type patterns, any of which matches: * (default), a domain gps/*, an event */changed or a type gps/fix")
@@ -99,8 +103,7 @@ enum CommandTable {
             .value("buffer", "N", help: "let N actions wait for this watcher (default 8192)"),
             .value("overflow", "POLICY", help: "when it falls behind: disconnect (default, exit 1) or drop-oldest (count and go on)",
                    completion: .words(["disconnect", "drop-oldest"])),
-            json,
-        ] + clientOptions,
+        ] + actionFormat + clientOptions,
         examples: [
             .init("switchyard tail 'location/*' -n 5", "the last five location actions, then new ones as they come"),
             .init("switchyard tail --count 1 bus/stopping", "wait for the bus to stop"),
@@ -115,7 +118,7 @@ enum CommandTable {
         name: "journal", abstract: "print, check, trim, export, import or compare journals",
         subcommands: [
             CommandSpec(
-                name: "show", abstract: "print the journaled actions, one JSON object a line",
+                name: "show", abstract: "print the journaled actions (text on a terminal, JSON lines when piped)",
                 discussion: """
                     ID is an action id. TIME is an ISO 8601 time (2026-11-22T09:30:00Z), a local date or time as journalctl
                     takes them (2026-11-28, "2026-11-28 09:30", 09:30), today, yesterday, now, or relative (-5m, "1 hour ago").
@@ -127,8 +130,7 @@ enum CommandTable {
                     .value("until", "ID|TIME", help: "stop after this action id or time"),
                     .value("lines", short: "n", "N", help: "only the last N matching actions"),
                     .flag("follow", short: "f", help: "keep printing actions as they are journaled"),
-                    .flag("text", help: "print the logger's text format instead of JSON"),
-                ] + journalOptions,
+                ] + actionFormat + journalOptions,
                 examples: [
                     .init("switchyard journal show 'location/*' -n 10", "the ten latest location actions"),
                     .init("switchyard journal show --since 2026-11-22T09:00:00Z --until 120", "a window of the history"),
@@ -236,11 +238,17 @@ enum CommandTable {
             .init("switchyard completions fish > ~/.config/fish/completions/switchyard.fish", "for every fish session"),
         ])
 
-    static let help = CommandSpec(
-        name: "help", abstract: "show the help of a command",
-        positionals: [PositionalSpec("COMMAND", optional: true, help: "a command, such as tail or journal")])
-
     static let version = CommandSpec(name: "version", abstract: "print the version")
+
+    /// The commands `help` explains, itself included.
+    static let commands = [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions]
+
+    static let help = CommandSpec(
+        name: "help", abstract: "show the help of a command, or the manual page",
+        positionals: [PositionalSpec("COMMAND", optional: true, help: "a command, such as tail or journal",
+                                     completion: .words(commands.map(\.name) + ["help", "version"]))],
+        options: [.flag("man", help: "print the manual page (roff), generated from the same definitions: man -l <(switchyard help --man)")],
+        examples: [.init("switchyard help --man > /usr/local/share/man/man1/switchyard.1", "what Scripts/install does for man switchyard")])
 
     /// The program: every command below it.
     static let root = CommandSpec(
@@ -250,14 +258,14 @@ enum CommandTable {
             Exit codes: 0 success, 1 failure (an error reply, no bus, a damaged journal), 2 usage,
             78 invalid configuration.
             """,
-        options: [.flag("version", help: "print the version")],
-        subcommands: [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions, help, version])
+        options: [.flag("version", short: "V", help: "print the version")],
+        subcommands: commands + [help, version])
 
     /// The words to parse: `switchyard` alone runs the default configuration, `switchyard
-    /// FILE.json` runs that file, and `--version` is the `version` command.
+    /// FILE.json` runs that file, and `--version` (`-V`) is the `version` command.
     static func normalized(_ arguments: [String]) -> [String] {
         guard let first = arguments.first else { return ["run"] }
-        if first == "--version" { return ["version"] + arguments.dropFirst() }
+        if first == "--version" || first == "-V" { return ["version"] + arguments.dropFirst() }
         if first.hasSuffix(".json"), !first.hasPrefix("-") { return ["run"] + arguments }
         return arguments
     }

@@ -26,7 +26,7 @@ struct JournalCommand: Sendable {
         query.last = try parsed.integer("lines")
         self.query = query
         follow = parsed.flag("follow")
-        text = parsed.flag("text")
+        text = try ActionFormat(parsed) == .text
         repair = parsed.flag("repair")
     }
 

@@ -16,7 +16,7 @@ struct SwitchyardCommand {
         var words = CommandTable.normalized(arguments)
         if words.first == "help" {
             words.removeFirst()
-            return Self.printHelp(words)
+            return Self.help(words)
         }
         let parsed: ParsedArguments
         do {
@@ -93,6 +93,20 @@ struct SwitchyardCommand {
         default:
             throw UsageError("unknown command \"\(parsed.path.joined(separator: " "))\"")
         }
+    }
+
+    /// `switchyard help [COMMAND...] [--man] [--help]`: words are a command's path; `--man`
+    /// prints the manual page, `--help` (or `-h`) the help of `help` itself.
+    static func help(_ words: [String]) -> ExitStatus {
+        if words.contains("--help") || words.contains("-h") { return printHelp(["help"]) }
+        if words == ["--man"] {
+            Output.out(ManPage(root: CommandTable.root, version: version).roff)
+            return .success
+        }
+        if let option = words.first(where: ArgumentParser.isOption) {
+            return usageError(UsageError("unknown option \(option)", path: ["help"]))
+        }
+        return printHelp(words)
     }
 
     /// Prints the help of the command at `path` on stdout; exit 2 when there is no such command.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import SwitchyardBus
 import SwitchyardDoors
 
-/// `switchyard tail [PATTERN] [-n N] [--count N] [--buffer N] [--overflow POLICY] [--json]`:
+/// `switchyard tail [PATTERN...] [-n N] [--count N] [--buffer N] [--overflow POLICY] [--json|--text]`:
 /// prints each matching action as it is reduced, until the bus stops (exit 0), drops this
 /// watcher for falling behind (exit 1, saying so), the connection ends without the bus saying
 /// why (exit 1), or `--count` actions were printed (exit 0). With `--overflow drop-oldest`
@@ -15,7 +15,7 @@ struct TailCommand: Sendable {
     let pattern: TypePattern
     let history: Int
     let count: Int?
-    let json: Bool
+    let format: ActionFormat
     let watch: WatchOptions
     let options: ClientOptions
 
@@ -26,7 +26,7 @@ struct TailCommand: Sendable {
         self.pattern = pattern
         history = try parsed.integer("lines") ?? 0
         count = try parsed.integer("count", in: 1...Int.max)
-        json = parsed.flag("json")
+        format = try ActionFormat(parsed)
         var watch = WatchOptions(buffer: try parsed.integer("buffer", in: 1...WatchOptions.maximumBuffer))
         if let overflow = parsed.value("overflow") {
             guard let policy = WatchOptions.Overflow(rawValue: overflow) else {
@@ -91,7 +91,7 @@ struct TailCommand: Sendable {
 
     /// Prints one action; `false` when stdout is closed.
     private func print(_ object: JSON, action: BusAction?) -> Bool {
-        if !json, let action { return Output.out(LogFormat.text.line(for: action)) }
+        if format == .text, let action { return Output.out(LogFormat.text.line(for: action)) }
         return Output.out(object.serialized())
     }
 

@@ -63,14 +63,84 @@ enum Shell {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-completion-\(UUID().uuidString).\(shell)")
         defer { try? FileManager.default.removeItem(at: file) }
         try CompletionScript(root: CommandTable.root).script(for: shell).write(to: file, atomically: true, encoding: .utf8)
+        let result = try run(executable, flags + [file.path])
+        #expect(result.status == 0, "\(shell) refused the script: \(result.errors)")
+    }
+
+    /// Runs `executable` to its end in `directory`; its status, stdout and stderr.
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
+                    environment: [String: String]? = nil) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = flags + [file.path]
-        let errors = Pipe()
-        process.standardError = errors
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-stderr-\(UUID().uuidString)")
+        // A file, not a pipe, so a chatty stderr cannot block the process while stdout is read.
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        defer { try? errorHandle.close() }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errorHandle
         try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(shell) refused the script: \(message)")
+        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, text, errors)
+    }
+}
+
+/// The bash completion function, driven as bash drives it (`COMP_WORDS`, `COMP_CWORD`).
+struct BashCompletionTests {
+    /// The candidates bash offers for the last of `words`, typed in `directory`.
+    private func candidates(_ words: [String], in directory: URL) throws -> [String] {
+        let bash = try #require(Shell.path("bash"), "bash is not installed (Debian package bash)")
+        let script = directory.appendingPathComponent("completion.bash")
+        try CompletionScript(root: CommandTable.root).script(for: .bash).write(to: script, atomically: true, encoding: .utf8)
+        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+        let command = #"source completion.bash; COMP_WORDS=(\#(quoted)); COMP_CWORD=\#(words.count - 1); _switchyard; printf '%s\n' "${COMPREPLY[@]}""#
+        return try Shell.run(bash, ["-c", command], in: directory).output.split(separator: "\n").map(String.init).sorted()
+    }
+
+    /// A directory with two buses under .switchyard/, a configuration and a subdirectory.
+    private func workingDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-completion-\(UUID().uuidString)")
+        for path in [".switchyard/demo/journal", ".switchyard/tracker", "configs"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(path), withIntermediateDirectories: true)
+        }
+        for file in ["tracker.json", "notes.txt"] {
+            try "{}".write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    @Test(.enabled(if: Shell.available("bash"), "needs bash (Debian package bash)"))
+    func helpCompletesCommands() throws {
+        let directory = try workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let commands = try candidates(["switchyard", "help", ""], in: directory)
+        #expect(commands == (CommandTable.commands.map(\.name) + ["help", "version"]).sorted())
+        #expect(try candidates(["switchyard", "help", "jo"], in: directory) == ["journal"])
+    }
+
+    @Test(.enabled(if: Shell.available("bash"), "needs bash (Debian package bash)"))
+    func busCompletesKnownBuses() throws {
+        let directory = try workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try candidates(["switchyard", "state", "--bus", ""], in: directory) == ["demo", "tracker"])
+        #expect(try candidates(["switchyard", "journal", "show", "--bus", "tr"], in: directory) == ["tracker"])
+    }
+
+    /// Directories (bash's own `compgen -d`, hidden ones included) and `.json` files, not other files.
+    @Test(.enabled(if: Shell.available("bash"), "needs bash (Debian package bash)"))
+    func configCompletesJSONFilesAndDirectories() throws {
+        let directory = try workingDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let expected = [".switchyard", "configs", "tracker.json"]
+        #expect(try candidates(["switchyard", "tail", "--config", ""], in: directory) == expected)
+        #expect(try candidates(["switchyard", "run", ""], in: directory) == expected)
+        #expect(try candidates(["switchyard", "run", "tr"], in: directory) == ["tracker.json"])
     }
 }

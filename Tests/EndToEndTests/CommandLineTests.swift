@@ -8,13 +8,26 @@ import Testing
 struct CommandLineEndToEndTests {
     /// `--help`/`-h` on every command prints its help on stdout with exit 0 — it never opens a
     /// file called `--help`.
-    @Test(arguments: [["run", "--help"], ["validate", "--help"], ["tail", "-h"], ["journal", "show", "--help"], ["help", "send"]])
+    @Test(arguments: [["run", "--help"], ["validate", "--help"], ["tail", "-h"], ["journal", "show", "--help"], ["help", "send"],
+                      ["help", "--help"]])
     func helpExitsZero(arguments: [String]) async throws {
         let process = try SwitchyardProcess(arguments)
         #expect(await process.exitStatus() == 0)
         #expect(process.stdout.contains("usage: switchyard \(arguments.filter { !$0.hasPrefix("-") && $0 != "help" }.joined(separator: " "))"))
         #expect(process.stdout.contains("-h, --help"))
         #expect(process.stderr.isEmpty)
+    }
+
+    /// `-V`, `--version` and `version` print the version; `help --man` the manual page.
+    @Test func versionAndManPage() async throws {
+        for spelling in ["-V", "--version", "version"] {
+            let process = try SwitchyardProcess([spelling])
+            #expect(await process.exitStatus() == 0)
+            #expect(process.stdout.hasPrefix("switchyard 0."), "\(spelling): \(process.stdout)")
+        }
+        let man = try SwitchyardProcess(["help", "--man"])
+        #expect(await man.exitStatus() == 0)
+        #expect(man.stdout.hasPrefix(".TH SWITCHYARD 1"))
     }
 
     /// A usage error prints three lines — what is wrong, the usage, where to read more — and exits 2.
@@ -104,6 +117,53 @@ struct CommandLineEndToEndTests {
         #expect(try await bus.client(["send", "c/changed", "\"c/changed\""]).status == 0)
         #expect(await tail.exitStatus() == 0)
         #expect(payloads(tail.stdout) == ["a/changed", "b/changed", "d/x", "c/changed"], "\(tail.stderr)")
+        #expect(await bus.stop() == 0)
+    }
+
+    /// `tail` and `journal show` follow one rule: text on a terminal, JSON lines in a pipe,
+    /// `--text` and `--json` whatever stdout is.
+    @Test func actionsAreTextOnATerminalAndJSONInAPipe() async throws {
+        let bus = try await RunningBus.start()
+        #expect(try await bus.client(["send", "shown/one", "1"]).status == 0)
+        for command in [["tail", "shown/*", "-n", "1", "--count", "1"], ["journal", "show", "shown/*"]] {
+            let terminal = try PseudoTerminal()
+            let onTerminal = try SwitchyardProcess(command + ["--config", bus.configPath], directory: bus.directory.url, output: terminal.terminal)
+            #expect(await onTerminal.exitStatus() == 0, "\(command): \(onTerminal.stderr)")
+            let shown = terminal.readAvailable()
+            #expect(shown.contains("#") && shown.contains("shown/one source=control 1"), "\(command) on a terminal: \(shown)")
+            let piped = try await bus.client(command)
+            #expect(piped.stdout.hasPrefix("{") && piped.stdout.contains(#""type":"shown/one""#), "\(command) piped: \(piped.stdout)")
+            let text = try await bus.client(command + ["--text"])
+            #expect(text.stdout.contains("shown/one source=control 1"), "\(command) --text: \(text.stdout)")
+            let json = try SwitchyardProcess(command + ["--json", "--config", bus.configPath], directory: bus.directory.url, output: terminal.terminal)
+            #expect(await json.exitStatus() == 0)
+            #expect(terminal.readAvailable().contains(#""type":"shown/one""#), "\(command) --json on a terminal")
+            let both = try await bus.client(command + ["--text", "--json"])
+            #expect(both.status == 2 && both.stderr.contains("--text and --json exclude each other"))
+        }
+        #expect(await bus.stop() == 0)
+    }
+
+    /// A time without a zone is local time, as `TZ` says (a POSIX zone 13 hours east of UTC
+    /// here, which needs no time zone database): a minute before now there shows the actions,
+    /// a minute after shows none.
+    @Test func localTimesFollowTZ() async throws {
+        let bus = try await RunningBus.start()
+        for index in 1...3 { #expect(try await bus.client(["send", "local/time", "\(index)"]).status == 0) }
+        let now = Date()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 13 * 3600)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        func local(_ offset: TimeInterval) -> String { formatter.string(from: now.addingTimeInterval(offset)) }
+        func shown(since: String) async throws -> Int {
+            let show = try SwitchyardProcess(["journal", "show", "local/*", "--since", since, "--config", bus.configPath],
+                                             directory: bus.directory.url, environment: ["TZ": "XYZ-13"])
+            #expect(await show.exitStatus() == 0, "--since \(since): \(show.stderr)")
+            return show.stdout.split(separator: "\n").count
+        }
+        #expect(try await shown(since: local(-60)) == 3)
+        #expect(try await shown(since: local(60)) == 0)
         #expect(await bus.stop() == 0)
     }
 

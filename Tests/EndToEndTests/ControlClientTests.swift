@@ -43,7 +43,7 @@ struct ControlClientTests {
     /// `--socket` names the socket directly; the text tail shows one line per action.
     @Test func socketOptionAndTextTail() async throws {
         let bus = try await RunningBus.start()
-        let tail = try SwitchyardProcess(["tail", "--socket", bus.socketPath], directory: bus.directory.url)
+        let tail = try SwitchyardProcess(["tail", "--text", "--socket", bus.socketPath], directory: bus.directory.url)
         #expect(try await bus.waitForWatchers(1))
         let sent = try SwitchyardProcess(["send", "text/line", "7", "--socket", bus.socketPath], directory: bus.directory.url)
         #expect(await sent.exitStatus() == 0)

@@ -8,8 +8,6 @@ import Testing
 struct DashboardBrowserTests {
     /// Where the screenshot goes: a CI artefact beside the build, copied into docs/ for docs/http.md.
     static let screenshot = SwitchyardProcess.packageRoot.appendingPathComponent(".build/dashboard.png").path
-    /// The same page on a phone (390×844).
-    static let phoneScreenshot = SwitchyardProcess.packageRoot.appendingPathComponent(".build/dashboard-phone.png").path
 
     /// The feed updates live, the state tree shows the location, and the map's polyline has one
     /// point per replayed position; a click on an action shows it with its cause chain.
@@ -29,7 +27,7 @@ struct DashboardBrowserTests {
         let url = "http://127.0.0.1:\(port)/"
         let screenshot = Self.screenshot
 
-        let checks = try await HeadlessChromium.inBrowser(url, height: 900, showing: "document.body.outerHTML") { page in
+        let checks = try await HeadlessChromium.inBrowser(url, showing: "document.body.outerHTML") { page in
             let (browser, check) = (page.browser, page.check)
             try check("the feed is live", #"document.body.dataset.connection === "live" && Number(document.body.dataset.feedReceived) > 0"#)
             let received = try browser.evaluate("Number(document.body.dataset.feedReceived)") as? Int ?? 0
@@ -41,26 +39,14 @@ struct DashboardBrowserTests {
                       #"document.querySelector('[data-path="location.location.latitude"]')?.lastChild.textContent === "\#(last.0)""#)
             try check("plugin health lists every plugin", #"document.querySelectorAll('#plugins tr[data-plugin]').length === 3"#)
             try check("a gpsd plugin gets a map too", #"document.querySelector('svg[data-plugin="gps"]') !== null"#)
-            try check("the feed fills its panel: no blank under it at 1280×900",
-                      "document.getElementById('actions-panel').getBoundingClientRect().bottom - document.getElementById('feed').getBoundingClientRect().bottom < 16"
-                        + " && document.getElementById('feed').getBoundingClientRect().height > 0.5 * window.innerHeight")
             // A timer beat's chain: none (it came from the timer); then a click on a feed row.
             _ = try browser.evaluate("document.querySelector('#feed .row').click()")
             try check("a click shows the action and its causes",
                       "!document.getElementById('detail').hidden && document.getElementById('detail-json').textContent.includes('\"id\"') "
                         + "&& document.querySelectorAll('#detail-causes li').length > 0")
-            try check("uptime reads as people say it",
-                      #"spanText(297000) === "4 min 57 s" && spanText(7500000) === "2 h 5 min" && /· up \d+ (s|min \d+ s)$/.test(document.getElementById('bus').textContent)"#)
             try browser.screenshot(to: screenshot)
         }
         for failure in checks { Issue.record(Comment(rawValue: failure)) }
-        // On a phone the panels stack in one column and nothing is wider than the screen.
-        let phone = try await HeadlessChromium.inBrowser(url, width: 390, height: 844, showing: "document.body.outerHTML") { page in
-            try page.check("the feed is live on a phone", #"document.body.dataset.connection === "live" && document.querySelectorAll('#feed .row').length > 0"#)
-            try page.check("nothing is wider than a phone's screen", "document.documentElement.scrollWidth <= window.innerWidth")
-            try page.browser.screenshot(to: Self.phoneScreenshot)
-        }
-        for failure in phone { Issue.record(Comment(rawValue: failure)) }
         #expect(FileManager.default.fileExists(atPath: screenshot))
         #expect(await bus.stop() == 0)
     }

@@ -30,6 +30,16 @@ struct InstallTests {
             #expect(FileManager.default.fileExists(atPath: folder + "/" + page), "the installed README links \(page), which is not installed")
         }
 
+        // man and the shells find what they load where they look under /usr/local.
+        let manual = try String(contentsOfFile: prefix + "/usr/local/share/man/man1/switchyard.1", encoding: .utf8)
+        #expect(manual.hasPrefix(".TH SWITCHYARD 1"))
+        for (path, firstLine) in [("bash-completion/completions/switchyard", "# bash completion for switchyard"),
+                                  ("zsh/site-functions/_switchyard", "#compdef switchyard"),
+                                  ("fish/vendor_completions.d/switchyard.fish", "# fish completion for switchyard")] {
+            let script = try String(contentsOfFile: prefix + "/usr/local/share/" + path, encoding: .utf8)
+            #expect(script.hasPrefix(firstLine), "\(path): \(script.prefix(80))")
+        }
+
         // ExecStartPre, from the unit's working directory (not the source tree), with the installed executable.
         let workingDirectory = try TemporaryDirectory()
         let validate = try Self.run(prefix + "/usr/local/bin/switchyard", ["validate", prefix + "/etc/switchyard/demo.json"],

@@ -154,7 +154,7 @@ struct ReplayInputTests {
     @Test(arguments: [
         (["replay", "missing", "--config", "config.json"], 1, "cannot read the recording missing: No such file or directory"),
         (["replay", "data"], 2, "replay needs --config CONFIG"),
-        (["replay", "data", "--config", "config.json", "--from", "yesterday"], 2, "--from expects an action id or an ISO 8601 time"),
+        (["replay", "data", "--config", "config.json", "--from", "last week"], 2, "--from expects an action id or a time"),
         (["replay", "data", "--config", "config.json", "--from", "3", "--to", "2"], 2, "the range is empty"),
         (["replay", "data", "--config", "config.json", "--speed", "0"], 2, "--speed expects a positive number"),
         (["replay", "data", "--config", "config.json", "--speed", "fast"], 2, "--speed expects a positive number"),

@@ -18,7 +18,9 @@ struct TestCommandTests {
             environment["SWITCHYARD_TEST_DRY_RUN"] = "1"
         }
         let assignments = environment.map { "\($0.key)=\($0.value)" }
-        return try await ExternalTool(name: "env", package: "coreutils").run(assignments + [Self.script] + arguments)
+        // Bounded: a nested `swift test` that waits for the outer one's lock would never end.
+        let limit = String(Int(TestTimeouts.scaled(.seconds(300)).components.seconds))
+        return try await ExternalTool(name: "timeout", package: "coreutils").run([limit, "env"] + assignments + [Self.script] + arguments)
     }
 
     static let identifiers = ["A.Suite/one()", "A.Other/two()", "B.Suite/one()", "B.Replay/x()", "C.Thing/y()"]

@@ -41,7 +41,7 @@ extension HeadlessChromium {
                     let browser = try HeadlessChromium(url: url, width: max(width, 500), height: height)
                     defer { browser.close() }
                     try browser.attach()
-                    if width < 500 { try browser.emulateScreen(width: width, height: height) }
+                    if width < 500 { try browser.emulate(width: width, height: height, mobile: true) }
                     let page = BrowserPage(browser: browser, context: context)
                     try body(page)
                     return page.failures

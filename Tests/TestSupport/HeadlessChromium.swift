@@ -107,11 +107,11 @@ public final class HeadlessChromium {
         return ((result["result"] as? [String: Any])?["value"], result["exceptionDetails"])
     }
 
-    /// Lays the page out as a `width`×`height` screen (a phone's, say): the window itself cannot
-    /// be narrower than the browser's minimum (500 pixels in headless Chromium), the page's
-    /// viewport can.
-    public func emulateScreen(width: Int, height: Int, mobile: Bool = true) throws {
-        _ = try send("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile],
+    /// Lays the page out as on a device `width` × `height` CSS pixels (`mobile`: a phone's
+    /// viewport), which a headless window narrower than 500 pixels cannot show.
+    public func emulate(width: Int, height: Int, mobile: Bool) throws {
+        _ = try send("Emulation.setDeviceMetricsOverride",
+                     ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile],
                      session: session, deadline: TestDeadline(after: .seconds(30)))
     }
 

@@ -33,8 +33,9 @@ public final class SwitchyardProcess: Sendable {
     private let sandbox: TemporaryDirectory?
 
     /// Starts `switchyard` with `arguments` in `directory`; stdin is `input` (such as a
-    /// ``PseudoTerminal``'s terminal side), or /dev/null; stderr is `errorOutput` when given
-    /// (then ``stderr`` stays empty), else captured.
+    /// ``PseudoTerminal``'s terminal side), or /dev/null; stdout is `output` when given (then
+    /// ``stdout`` stays empty), else captured; stderr is `errorOutput` when given (then
+    /// ``stderr`` stays empty), else captured.
     ///
     /// Without a `directory` the process runs in a fresh temporary one of its own, where
     /// `Config`, `Examples` and `Tests` lead to the package's (so `switchyard run` and relative
@@ -43,7 +44,7 @@ public final class SwitchyardProcess: Sendable {
     /// - Throws: ``PackageRootRefusal`` for a `directory` inside the package root, whose
     ///   `.switchyard/` holds the user's own buses.
     public init(_ arguments: [String], directory: URL? = nil, environment: [String: String] = [:],
-                input: FileHandle? = nil, errorOutput: FileHandle? = nil) throws {
+                input: FileHandle? = nil, output standardOutput: FileHandle? = nil, errorOutput: FileHandle? = nil) throws {
         if let directory { try PackageRootRefusal.check(directory) }
         sandbox = directory == nil ? try TemporaryDirectory.sandbox() : nil
         process.executableURL = Self.executable
@@ -52,9 +53,10 @@ public final class SwitchyardProcess: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardOutput = stdout
+        process.standardOutput = standardOutput ?? stdout
         process.standardError = errorOutput ?? stderr
         process.standardInput = input ?? FileHandle.nullDevice
+        if standardOutput != nil { try? stdout.fileHandleForWriting.close() }
         if errorOutput != nil { try? stderr.fileHandleForWriting.close() }
         // A thread per pipe reads to end of file, so every byte the child wrote is collected
         // before `exitStatus` returns, however much it wrote just before exiting.

@@ -8,6 +8,9 @@ enum CompletionValue: Sendable, Equatable {
     case directory
     /// One of a fixed list of words.
     case words([String])
+    /// The name of a known bus: a directory in `.switchyard/` or `/var/lib/switchyard/`
+    /// (``BusLocator/standardRoots``).
+    case bus
 }
 
 /// One option of a command: a flag (`--json`) or an option that takes a value

@@ -43,7 +43,7 @@ extension DashboardPage {
             row.appendChild(element("td", "", "↳ " + name));
             row.appendChild(element("td", "muted", "origin via " + relay));
             row.appendChild(element("td", stale ? "bad" : "good", stale ? "quiet" : "heard"));
-            const last = element("td", "", "last " + (entry.lastType || "?") + " at " + clock(entry.lastSeen) + " (" + spanText(age) + " ago) · "
+            const last = element("td", "", "last " + (entry.lastType || "?") + " at " + clock(entry.lastSeen) + " (" + (age >= 0 ? formatDuration(age / 1000) : "?") + " ago) · "
               + (entry.received || 0) + " received");
             last.colSpan = 5;
             row.appendChild(last);

@@ -4,7 +4,7 @@ extension DashboardPage {
         :root { --ink: #1d232b; --muted: #6b7480; --line: #d8dde3; --panel: #fff; --back: #f3f5f7; --accent: #0b6bcb; --warn: #b3261e; --ok: #1b7f3b; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--back); }
-        header { display: flex; align-items: baseline; gap: 1em; padding: .6em 1em; background: #1d232b; color: #fff; }
+        header { display: flex; flex-wrap: wrap; align-items: baseline; gap: .2em 1em; padding: .6em 1em; background: #1d232b; color: #fff; }
         header h1 { font-size: 16px; margin: 0; }
         header nav { margin-left: auto; }
         header a { color: #9fcbff; margin-left: .8em; }

@@ -1,21 +1,22 @@
 extension DashboardPage {
     /// Plugin health from `/api/stats` and the state tree from `/api/state`.
     static let viewScript = #"""
-        // A span of time as people say it: "42 s", "4 min 57 s", "3 h 12 min", "2 d 5 h".
-        function spanText(milliseconds) {
-          if (!(milliseconds >= 0)) return "?";
-          const seconds = Math.round(milliseconds / 1000);
-          if (seconds < 60) return seconds + " s";
-          if (seconds < 3600) return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
-          if (seconds < 86400) return Math.floor(seconds / 3600) + " h " + Math.floor(seconds % 3600 / 60) + " min";
-          return Math.floor(seconds / 86400) + " d " + Math.floor(seconds % 86400 / 3600) + " h";
+        // A duration as people say it: "45 s", "4 min 57 s", "2 h 5 min 3 s", "3 d 4 h 0 min 1 s".
+        function formatDuration(seconds) {
+          let rest = Math.max(0, Math.round(seconds || 0));
+          const parts = [];
+          for (const [unit, size] of [["d", 86400], ["h", 3600], ["min", 60]]) {
+            if (rest >= size || parts.length) { parts.push(Math.floor(rest / size) + " " + unit); rest %= size; }
+          }
+          parts.push(rest + " s");
+          return parts.join(" ");
         }
 
         // Plugin health; also finds the plugins that get a map, and the tile template.
         async function refreshStats() {
           const stats = (await getJSON("/api/stats")).stats || {};
           $("bus").textContent = "bus " + (stats.name || "?") + " · " + (stats.actions || 0) + " actions · up "
-            + spanText((stats.uptime || 0) * 1000);
+            + formatDuration(stats.uptime);
           const rows = [];
           for (const plugin of stats.plugins || []) {
             const row = element("tr");

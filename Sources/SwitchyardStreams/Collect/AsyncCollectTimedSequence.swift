@@ -100,8 +100,10 @@ where Base.Element: Sendable {
                 }
             }
         }
-        driver.spawnTimer(timing, emits: true) { machine, output, now in
-            if let window = machine.deadlineReached(at: now) { output.emit(window) }
+        driver.spawnAfterStart {
+            await driver.runDeadlines(self.timing, emits: true) { machine, output, now in
+                if let window = machine.deadlineReached(at: now) { output.emit(window) }
+            }
         }
         return Iterator(driver)
     }

@@ -71,8 +71,10 @@ where Base.Element: Sendable {
             let now = clock.now
             driver.update { machine, _ in machine.upstreamEnded(end, at: now) }
         }
-        driver.spawnTimer(timing, emits: true) { machine, output, now in
-            machine.deadlineReached(at: now, output: &output)
+        driver.spawnAfterStart {
+            await driver.runDeadlines(self.timing, emits: true) { machine, output, now in
+                machine.deadlineReached(at: now, output: &output)
+            }
         }
         return Iterator(driver)
     }

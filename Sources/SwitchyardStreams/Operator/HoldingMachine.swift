@@ -29,8 +29,10 @@ extension OperatorDriver where Machine: HoldingMachine, Machine.Element == Eleme
     ) where Base.Element == Element, Base.Failure == Failure, C.Instant == Machine.Instant {
         let clock = timing.clock
         read(base) { iterator in await self.consumeHeld(&iterator, clock: clock) }
-        spawnTimer(timing, emits: true) { machine, output, now in
-            machine.deadlineReached(at: now) { output.emit($0) }
+        spawnAfterStart {
+            await self.runDeadlines(timing, emits: true) { machine, output, now in
+                machine.deadlineReached(at: now) { output.emit($0) }
+            }
         }
     }
 

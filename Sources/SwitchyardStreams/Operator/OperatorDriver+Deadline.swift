@@ -8,25 +8,24 @@
 
 extension OperatorDriver where Machine: DeadlineMachine {
     /// The timer task of a time-based operator: waits until the machine has a deadline, sleeps
-    /// on `clock` until it, then runs `reached` with the time as one atomic step, and again,
-    /// until the operator stops or the sleep is cancelled.
+    /// on `timing`'s clock until it, then runs `reached` with the time as one atomic step, and
+    /// again, until the operator stops or the sleep is cancelled.
     ///
     /// - Parameter emits: Whether `reached` may emit; then the timer waits while the buffer is
     ///   full, as every producer does.
     @inlinable func runDeadlines<C: Clock>(
-        clock: C,
-        tolerance: C.Duration?,
+        _ timing: OperatorTiming<C>,
         emits: Bool,
         _ reached: @escaping @Sendable (inout Machine, inout Output, C.Instant) -> Void
     ) async where C.Instant == Machine.Instant {
         while await wait(until: { $0.deadline != nil }) {
             guard let deadline = update({ machine, _ in machine.deadline }) else { continue }
             do {
-                try await clock.sleep(until: deadline, tolerance: tolerance)
+                try await timing.clock.sleep(until: deadline, tolerance: timing.tolerance)
             } catch {
                 return
             }
-            let now = clock.now
+            let now = timing.clock.now
             if emits {
                 guard await updateThenWaitForRoom({ reached(&$0, &$1, now) }) else { return }
             } else {

@@ -19,17 +19,3 @@
         self.clock = clock
     }
 }
-
-extension OperatorDriver where Machine: DeadlineMachine {
-    /// Starts the timer task of a time-based operator (see
-    /// ``runDeadlines(clock:tolerance:emits:_:)``), running from the consumer's first `next`.
-    @inlinable func spawnTimer<C: Clock>(
-        _ timing: OperatorTiming<C>,
-        emits: Bool,
-        _ reached: @escaping @Sendable (inout Machine, inout Output, C.Instant) -> Void
-    ) where C.Instant == Machine.Instant {
-        spawnAfterStart {
-            await self.runDeadlines(clock: timing.clock, tolerance: timing.tolerance, emits: emits, reached)
-        }
-    }
-}

@@ -89,9 +89,11 @@ where Base.Element: Sendable {
             driver.update { machine, _ in machine.waitingForUpstream(since: now) }
             await Self.consume(&iterator, into: driver, clock: clock)
         }
-        driver.spawnTimer(timing, emits: false) { machine, output, now in
-            guard machine.deadlineReached(at: now) else { return }
-            if let customError { output.fail(customError()) } else { output.finish() }
+        driver.spawnAfterStart {
+            await driver.runDeadlines(self.timing, emits: false) { machine, output, now in
+                guard machine.deadlineReached(at: now) else { return }
+                if let customError { output.fail(customError()) } else { output.finish() }
+            }
         }
         return Iterator(driver)
     }

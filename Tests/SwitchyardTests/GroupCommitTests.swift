@@ -60,6 +60,39 @@ struct GroupCommitTests {
         #expect(await commit.wait() == "disk full")
     }
 
+    /// A durable batch carries what was written for it; a failed one carries nothing.
+    @Test func durableCommitCarriesWhatWasWritten() async {
+        let durable = BatchCommit()
+        durable.resolve(failure: nil, written: "lines")
+        #expect(await durable.wait() == nil)
+        #expect(durable.written as? String == "lines")
+        let failed = BatchCommit()
+        failed.resolve(failure: "disk full", written: "lines")
+        #expect(await failed.wait() == "disk full")
+        #expect(failed.written == nil)
+    }
+
+    /// The committer hands each batch of a group written together its own objects, with its
+    /// commit: the watchers' lines come with the batch, not from a table looked up by id.
+    @Test func eachBatchOfAGroupCarriesItsOwnObjects() async throws {
+        let directory = try JournalTestDirectory()
+        let committer = JournalCommitter(writer: try openWriter(directory, fsync: .never), log: LogSink(output: { _ in }))
+        let first = committer.commit([journaled(1), journaled(2)])
+        let second = committer.commit([journaled(3)])
+        #expect(await first.wait() == nil)
+        #expect(await second.wait() == nil)
+        for (commit, ids) in [(first, [UInt64(1), 2]), (second, [3])] {
+            let run = try #require(commit.written as? EncodedRun)
+            #expect(run.count == ids.count)
+            let objects = (0..<run.count).map { index in
+                var bytes: [UInt8] = []
+                run.batch.appendObject(at: run.offset + index, to: &bytes)
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            #expect(objects == ids.map { journaled($0).json.serialized() })
+        }
+    }
+
     /// Under `always` each append writes the durable mark at once (flushed later, with the next
     /// periodic flush), so it names the last acknowledged action.
     @Test func alwaysWritesTheMarkWithEachAppend() throws {
@@ -106,7 +139,7 @@ struct StoreCommitTests {
     private func makeStore(_ commits: Commits) -> Store<Int, Int> {
         let store = Store<Int, Int>(
             initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(), firstSequence: 1, stamp: nil,
-            commit: { commits.hook($0) }, beforeDelivery: { actions, _ in commits.delivered.withLock { $0 += actions } }
+            commit: { commits.hook($0) }, beforeDelivery: { actions, _, _ in commits.delivered.withLock { $0 += actions } }
         )
         store.startDrainer()
         return store

@@ -78,7 +78,7 @@ extension Store {
         }
         stateValue.send(batch.state)
         for index in entries.indices { entries[index].completion?.published(sequence: entries[index].sequence) }
-        if let beforeDelivery { await beforeDelivery(batch.actions, batch.state) }
+        if let beforeDelivery { await beforeDelivery(batch.actions, batch.state, batch.commit?.written) }
         await fanout.deliver(batch.actions)
         for index in entries.indices { entries[index].completion?.delivered() }
         return entries

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SwitchyardIO
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
@@ -165,6 +166,24 @@ struct StoreCommitTests {
         await waitUntil("the second batch is published") { outcomes.withLock { $0 } == [.dispatched(1), .dispatched(2)] }
         #expect(store.currentState == 12)
         await waitUntil("both are delivered, in order") { commits.delivered.withLock { $0 } == [5, 7] }
+    }
+
+    /// A durable batch's state is published and its senders answered on the thread that
+    /// resolved its commit (the journal's writer), before the store's own task runs again: the
+    /// answer does not wait for the store to be scheduled on the pool.
+    @Test func answeredOnTheResolvingThread() async {
+        let commits = Commits()
+        let store = makeStore(commits)
+        let answeredOn = Mutex<pthread_t?>(nil)
+        store.submit(5) { _ in answeredOn.withLock { $0 = pthread_self() } }
+        await waitUntil("the batch is handed to the commit hook") { commits.count == 1 }
+        let resolved = await onThread { () -> (thread: pthread_t, answeredOn: pthread_t?, state: Int) in
+            commits.resolve(0)
+            return (pthread_self(), answeredOn.withLock { $0 }, store.currentState)
+        }
+        #expect(resolved.answeredOn == resolved.thread)
+        #expect(resolved.state == 5)
+        await waitUntil("the batch is delivered") { commits.delivered.withLock { $0 } == [5] }
     }
 
     /// A batch whose commit fails is never published; its senders learn why.

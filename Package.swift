@@ -49,10 +49,12 @@ let package = Package(
         .library(name: "SwitchyardBusTesting", targets: ["SwitchyardBusTesting"]),
         // Every built-in plugin type and `PluginRegistry.builtIn`, for programs that build their own bus.
         .library(name: "SwitchyardPlugins", targets: ["SwitchyardPlugins"]),
-        // What people and systemd run: a static C launcher that blocks the stop signals, then
-        // execs `switchyard-bus` (the Swift program, target `switchyard`) from its own directory.
-        .executable(name: "switchyard", targets: ["SwitchyardLauncher"]),
-        .executable(name: "switchyard-bus", targets: ["switchyard"]),
+        // What people type (`swift run switchyard` builds and runs the current code): the Swift
+        // program, which blocks the stop signals in a C constructor once its libraries are loaded.
+        .executable(name: "switchyard", targets: ["switchyard"]),
+        // What the systemd unit runs: a static C launcher that blocks the stop signals before any
+        // loader runs, then execs `switchyard` from its own directory.
+        .executable(name: "switchyard-launcher", targets: ["SwitchyardLauncher"]),
     ],
     targets: [
         .target(name: "SwitchyardStreams"),
@@ -73,7 +75,7 @@ let package = Package(
         // CExecSpawn gives its process spawner the closefrom file action Glibc's module hides.
         .target(name: "SwitchyardTestSupport", dependencies: ["CExecSpawn"], path: "Tests/TestSupport"),
         // Blocks the stop signals in a constructor, before any Swift code of the executable runs
-        // (the launcher has blocked them already; this keeps `switchyard-bus` run directly safe).
+        // (under systemd the launcher has blocked them already, before the loader ran).
         .target(name: "CSwitchyardStartup"),
         // Static, so no dynamic loader runs before its first act: blocking the stop signals.
         .executableTarget(name: "SwitchyardLauncher", linkerSettings: [.unsafeFlags(["-static-executable"])]),

@@ -11,10 +11,11 @@ import SwitchyardIO
 /// the bus is (and none after ``idleThreadExit`` without lines). At most `maxPendingLines` wait besides those being written; beyond
 /// that lines are dropped and counted, so a stalled output never grows memory.
 ///
-/// Lines that queue up while one write runs go out together in the next, in chunks of whole
-/// lines of at most ``atomicChunk`` bytes: a busy bus costs one system call per chunk instead
-/// of one per action, and each chunk is still one atomic pipe write, so lines never
-/// interleave with another writer's.
+/// Lines that queue up while one write runs go out together in the next: to a regular file
+/// in one call (an `O_APPEND` write is placed whole), to a pipe or terminal in chunks of whole
+/// lines of at most ``atomicChunk`` bytes, each one atomic pipe write, so lines never
+/// interleave with another writer's. A busy bus costs one system call per drain (or chunk)
+/// instead of one per action.
 final class LineWriter: Sendable {
     /// Where lines go.
     enum Destination: Sendable, Hashable {
@@ -42,6 +43,11 @@ final class LineWriter: Sendable {
 
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// The most bytes of several lines written in one call: everything queued for a regular
+    /// file, ``atomicChunk`` for anything else.
+    private let chunkLimit: Int
+    /// `write` calls made so far.
+    private let writeCalls = Atomic<Int>(0)
     private let maxPendingLines: Int
     private let thread = WorkerThread(name: "logger-writer", idleExit: LineWriter.idleThreadExit)
     private let pending = Mutex(Pending())
@@ -62,7 +68,13 @@ final class LineWriter: Sendable {
             descriptor = opened
             ownsDescriptor = true
         }
+        var status = stat()
+        let regularFile = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        chunkLimit = regularFile ? Int.max : Self.atomicChunk
     }
+
+    /// How many `write` calls the writer made so far.
+    var writeCount: Int { writeCalls.load(ordering: .relaxed) }
 
     /// Says why the writer's thread polls instead of parking; `nil` when it parks.
     var pollingNotice: String? { thread.pollingNotice }
@@ -132,18 +144,25 @@ final class LineWriter: Sendable {
         }
     }
 
-    /// Writes `bytes` in chunks of whole lines of at most ``atomicChunk`` bytes.
+    /// Writes `bytes` in chunks of whole lines of at most ``chunkLimit`` bytes (a longer line
+    /// on its own).
     private func writeChunks(_ bytes: [UInt8], lineEnds: [Int]) {
+        guard bytes.count > chunkLimit else { return writeCounted(bytes) }
         var start = 0
         var end = 0
         for lineEnd in lineEnds {
-            if lineEnd - start > Self.atomicChunk, end > start {
-                DescriptorWriter.writeAll(Array(bytes[start..<end]), to: descriptor)
+            if lineEnd - start > chunkLimit, end > start {
+                writeCounted(Array(bytes[start..<end]))
                 start = end
             }
             end = lineEnd
         }
-        if end > start { DescriptorWriter.writeAll(Array(bytes[start..<end]), to: descriptor) }
+        if end > start { writeCounted(Array(bytes[start..<end])) }
+    }
+
+    private func writeCounted(_ bytes: [UInt8]) {
+        writeCalls.add(1, ordering: .relaxed)
+        DescriptorWriter.writeAll(bytes, to: descriptor)
     }
 
     /// Waits until every queued line is written, then closes a file the writer opened.

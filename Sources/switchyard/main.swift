@@ -2,13 +2,12 @@ import CSwitchyardStartup
 import Dispatch
 import Glibc
 
-// SIGTERM, SIGINT and SIGHUP were blocked by the `switchyard` launcher before it exec'd this
-// program (the mask survives exec, so they were blocked while the dynamic loader ran), and
-// again, with SIGPIPE ignored, by a C constructor before any Swift code, for when this program
-// is run directly. Every thread inherits the mask and a signal can only be taken by the
-// listener's sigwait: one that arrives during start-up waits for it instead of killing the
-// process or being lost. Blocking here again costs nothing and keeps the guarantee should the
-// constructor ever not have run.
+// SIGTERM, SIGINT and SIGHUP are blocked, with SIGPIPE ignored, by a C constructor before any
+// Swift code; under systemd, `switchyard-launcher` blocked them before it exec'd this program
+// (the mask survives exec, so they were blocked while the dynamic loader ran too). Every
+// thread inherits the mask and a signal can only be taken by the listener's sigwait: one that
+// arrives during start-up waits for it instead of killing the process or being lost. Blocking
+// here again costs nothing and keeps the guarantee should the constructor ever not have run.
 precondition(switchyard_startup_signals_blocked() != 0, "the start-up constructor did not block the stop signals")
 var handledSignals = sigset_t()
 sigemptyset(&handledSignals)

@@ -46,21 +46,18 @@ enum SecondUser {
         return process
     }
 
-    /// The `switchyard` executable, with the `switchyard-bus` it starts, linked into
-    /// `directory/bin`: the build's own path may sit under a directory only root can enter (a
-    /// clone in `mktemp -d`, mode 0700), where the second user could not start it. A hard link,
+    /// The `switchyard` executable linked into `directory/bin`: the build's own path may sit
+    /// under a directory only root can enter (a clone in `mktemp -d`, mode 0700), where the
+    /// second user could not start it. A hard link,
     /// not a copy: a copy is a file open for writing, and a child another test forks meanwhile
     /// inherits that descriptor, so starting the copy fails with "text file busy".
     static func executable(in directory: URL) throws -> String {
         let bin = directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let built = SwitchyardProcess.executable.deletingLastPathComponent()
-        for name in ["switchyard", "switchyard-bus"] {
-            let source = built.appendingPathComponent(name), target = bin.appendingPathComponent(name)
-            // Another file system (no hard link across it): a copy, and its small race.
-            if link(source.path, target.path) != 0 { try FileManager.default.copyItem(at: source, to: target) }
-        }
-        return bin.appendingPathComponent("switchyard").path
+        let source = SwitchyardProcess.executable, target = bin.appendingPathComponent("switchyard")
+        // Another file system (no hard link across it): a copy, and its small race.
+        if link(source.path, target.path) != 0 { try FileManager.default.copyItem(at: source, to: target) }
+        return target.path
     }
 
     /// Hands `path` (and, with `recursive`, everything under it) to the second user.

@@ -2,10 +2,14 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// A stop signal at any moment after `exec` stops the bus cleanly (exit 0): the `switchyard`
-/// launcher blocks the signals before the dynamic loader maps the Swift program's libraries.
+/// A stop signal at any moment after `exec` stops the bus cleanly (exit 0) when it is started
+/// as the systemd unit starts it: `switchyard-launcher` blocks the signals before the dynamic
+/// loader maps the Swift program's libraries.
 @Suite(.serialized)
 struct StartupSignalTests {
+    /// The static launcher beside the `switchyard` under test.
+    static let launcher = SwitchyardProcess.executable.deletingLastPathComponent().appendingPathComponent("switchyard-launcher")
+
     /// How far into its start each round sends SIGTERM, as CPU time the child has run since it
     /// was spawned, in microseconds: dense where the dynamic loader works (about 25 ms of CPU
     /// for the Swift program's libraries), every value twice.
@@ -35,11 +39,11 @@ struct StartupSignalTests {
         #expect(settled >= Self.cpuDelays.filter { $0 >= Self.unprotectedCPU }.count)
     }
 
-    /// The launcher without `switchyard-bus` beside it exits 1 and names the file it looked for.
+    /// The launcher without `switchyard` beside it exits 1 and names the file it looked for.
     @Test func launcherWithoutBusProgramExits1() async throws {
         let directory = try TemporaryDirectory()
-        let lonely = directory.url.appendingPathComponent("switchyard")
-        try FileManager.default.copyItem(at: SwitchyardProcess.executable, to: lonely)
+        let lonely = directory.url.appendingPathComponent("switchyard-launcher")
+        try FileManager.default.copyItem(at: Self.launcher, to: lonely)
         let process = Process()
         process.executableURL = lonely
         process.arguments = ["--version"]
@@ -50,7 +54,7 @@ struct StartupSignalTests {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 1)
-        let expected = lonely.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("switchyard-bus").path
+        let expected = lonely.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("switchyard").path
         #expect(message.contains("cannot run the bus program \(expected): No such file or directory"), "\(message)")
     }
 
@@ -73,7 +77,7 @@ struct StartupSignalTests {
             // thread of its own, so it never holds one of the few cooperative threads every
             // other test in this process needs.
             let round = try await onThread {
-                try EarlySignalRound(cpuDelayMicroseconds: cpuDelay, arguments: ["run", config], directory: directory)
+                try EarlySignalRound(executable: launcher.path, cpuDelayMicroseconds: cpuDelay, arguments: ["run", config], directory: directory)
             }
             let status = await round.exitStatus()
             guard round.blockedBeforeSignal || round.cpuBeforeSignal >= unprotectedCPU else { continue }
@@ -87,7 +91,7 @@ struct StartupSignalTests {
     }
 }
 
-/// One `switchyard` started with `posix_spawn` (default signal dispositions, nothing blocked:
+/// One `executable` (`switchyard-launcher`) started with `posix_spawn` (default signal dispositions, nothing blocked:
 /// as a shell starts it) and sent SIGTERM once it has run a set CPU time.
 struct EarlySignalRound {
     enum Status: Equatable, CustomStringConvertible {
@@ -111,7 +115,7 @@ struct EarlySignalRound {
     let cpuBeforeSignal: Int
     private let outputPath: String
 
-    init(cpuDelayMicroseconds: Int, arguments: [String], directory: TemporaryDirectory) throws {
+    init(executable: String, cpuDelayMicroseconds: Int, arguments: [String], directory: TemporaryDirectory) throws {
         outputPath = directory.url.appendingPathComponent("round.log").path
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -132,7 +136,6 @@ struct EarlySignalRound {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let executable = SwitchyardProcess.executable.path
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0

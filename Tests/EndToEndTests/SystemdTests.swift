@@ -77,7 +77,9 @@ struct SystemdTests {
         }
         let unit = try String(contentsOf: SwitchyardProcess.packageRoot.appendingPathComponent("Config/systemd/switchyard@.service"), encoding: .utf8)
         for line in ["Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=", "DynamicUser=yes", "StateDirectory=switchyard/%i",
-                     "ProtectSystem=strict", "NoNewPrivileges=yes"] {
+                     "ProtectSystem=strict", "NoNewPrivileges=yes",
+                     // The static launcher, so a stop while the libraries load still stops the bus cleanly.
+                     "ExecStart=/usr/local/bin/switchyard-launcher run "] {
             #expect(unit.contains(line), "the unit lacks \(line)")
         }
         let directory = try TemporaryDirectory()

@@ -25,7 +25,7 @@ struct ActionRouterTests {
         router.ignore(sources: { $0.hasPrefix("nats:") }, owner: "bridge")
         let later = router.subscribe(ActionSubscription(.all), owner: "bridge")
         let other = router.subscribe(ActionSubscription(.all), owner: "logger")
-        await router.route([Self.relayed, Self.local])
+        await router.route([Self.relayed, Self.local], objects: nil)
         router.finish()
         #expect(await Self.sources(earlier) == ["gps"])
         #expect(await Self.sources(later) == ["gps"])
@@ -40,7 +40,7 @@ struct ActionRouterTests {
         router.ignore(sources: { $0.hasPrefix("nats:") }, owner: "bridge")
         router.finish(owner: "bridge")
         let next = router.subscribe(ActionSubscription(.all), owner: "bridge")
-        await router.route([Self.relayed, Self.local])
+        await router.route([Self.relayed, Self.local], objects: nil)
         router.finish()
         #expect(await Self.sources(next) == ["nats:far", "gps"])
     }

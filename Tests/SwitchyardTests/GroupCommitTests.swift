@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SwitchyardIO
 import SwitchyardTestSupport
 import Testing
 @testable import Switchyard
@@ -60,6 +61,39 @@ struct GroupCommitTests {
         #expect(await commit.wait() == "disk full")
     }
 
+    /// A durable batch carries what was written for it; a failed one carries nothing.
+    @Test func durableCommitCarriesWhatWasWritten() async {
+        let durable = BatchCommit()
+        durable.resolve(failure: nil, written: "lines")
+        #expect(await durable.wait() == nil)
+        #expect(durable.written as? String == "lines")
+        let failed = BatchCommit()
+        failed.resolve(failure: "disk full", written: "lines")
+        #expect(await failed.wait() == "disk full")
+        #expect(failed.written == nil)
+    }
+
+    /// The committer hands each batch of a group written together its own objects, with its
+    /// commit: the watchers' lines come with the batch, not from a table looked up by id.
+    @Test func eachBatchOfAGroupCarriesItsOwnObjects() async throws {
+        let directory = try JournalTestDirectory()
+        let committer = JournalCommitter(writer: try openWriter(directory, fsync: .never), log: LogSink(output: { _ in }))
+        let first = committer.commit([journaled(1), journaled(2)])
+        let second = committer.commit([journaled(3)])
+        #expect(await first.wait() == nil)
+        #expect(await second.wait() == nil)
+        for (commit, ids) in [(first, [UInt64(1), 2]), (second, [3])] {
+            let run = try #require(commit.written as? EncodedRun)
+            #expect(run.count == ids.count)
+            let objects = (0..<run.count).map { index in
+                var bytes: [UInt8] = []
+                run.batch.appendObject(at: run.offset + index, to: &bytes)
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            #expect(objects == ids.map { journaled($0).json.serialized() })
+        }
+    }
+
     /// Under `always` each append writes the durable mark at once (flushed later, with the next
     /// periodic flush), so it names the last acknowledged action.
     @Test func alwaysWritesTheMarkWithEachAppend() throws {
@@ -106,7 +140,7 @@ struct StoreCommitTests {
     private func makeStore(_ commits: Commits) -> Store<Int, Int> {
         let store = Store<Int, Int>(
             initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(), firstSequence: 1, stamp: nil,
-            commit: { commits.hook($0) }, beforeDelivery: { actions, _ in commits.delivered.withLock { $0 += actions } }
+            commit: { commits.hook($0) }, beforeDelivery: { actions, _, _ in commits.delivered.withLock { $0 += actions } }
         )
         store.startDrainer()
         return store
@@ -132,6 +166,24 @@ struct StoreCommitTests {
         await waitUntil("the second batch is published") { outcomes.withLock { $0 } == [.dispatched(1), .dispatched(2)] }
         #expect(store.currentState == 12)
         await waitUntil("both are delivered, in order") { commits.delivered.withLock { $0 } == [5, 7] }
+    }
+
+    /// A durable batch's state is published and its senders answered on the thread that
+    /// resolved its commit (the journal's writer), before the store's own task runs again: the
+    /// answer does not wait for the store to be scheduled on the pool.
+    @Test func answeredOnTheResolvingThread() async {
+        let commits = Commits()
+        let store = makeStore(commits)
+        let answeredOn = Mutex<pthread_t?>(nil)
+        store.submit(5) { _ in answeredOn.withLock { $0 = pthread_self() } }
+        await waitUntil("the batch is handed to the commit hook") { commits.count == 1 }
+        let resolved = await onThread { () -> (thread: pthread_t, answeredOn: pthread_t?, state: Int) in
+            commits.resolve(0)
+            return (pthread_self(), answeredOn.withLock { $0 }, store.currentState)
+        }
+        #expect(resolved.answeredOn == resolved.thread)
+        #expect(resolved.state == 5)
+        await waitUntil("the batch is delivered") { commits.delivered.withLock { $0 } == [5] }
     }
 
     /// A batch whose commit fails is never published; its senders learn why.

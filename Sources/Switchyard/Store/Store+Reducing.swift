@@ -60,6 +60,16 @@ extension Store {
         reduce(entries, state: &state, into: &actions)
         counters.countReduced(actions.count)
         let commit = actions.isEmpty ? nil : self.commit?(actions)
+        if let commit {
+            // The committer's thread publishes the state and answers the senders the moment the
+            // batch is durable: waiting for this task to be scheduled again first cost every
+            // answer a hop through the pool. Batches resolve in order, so states go out in order.
+            let published = state
+            commit.whenDurable { [stateValue] in
+                stateValue.send(published)
+                for index in entries.indices { entries[index].completion?.published(sequence: entries[index].sequence) }
+            }
+        }
         return ReducedBatch(entries: entries, actions: actions, state: state, commit: commit)
     }
 
@@ -72,13 +82,17 @@ extension Store {
         // The entries are read in place, by index: a `for … in` copied each one (retaining its
         // action's strings and payload and its completion) only to read it.
         let entries = batch.entries
-        if let commit = batch.commit, let failure = await commit.wait() {
-            for index in entries.indices { entries[index].completion?.failed(failure) }
-            return entries
+        if let commit = batch.commit {
+            // Durable, its state was published and its senders told as it resolved.
+            if let failure = await commit.wait() {
+                for index in entries.indices { entries[index].completion?.failed(failure) }
+                return entries
+            }
+        } else {
+            stateValue.send(batch.state)
+            for index in entries.indices { entries[index].completion?.published(sequence: entries[index].sequence) }
         }
-        stateValue.send(batch.state)
-        for index in entries.indices { entries[index].completion?.published(sequence: entries[index].sequence) }
-        if let beforeDelivery { await beforeDelivery(batch.actions, batch.state) }
+        if let beforeDelivery { await beforeDelivery(batch.actions, batch.state, batch.commit?.written) }
         await fanout.deliver(batch.actions)
         for index in entries.indices { entries[index].completion?.delivered() }
         return entries

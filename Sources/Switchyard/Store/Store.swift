@@ -27,7 +27,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let hasMiddleware: Bool
     @usableFromInline let stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?
     @usableFromInline let commit: (@Sendable ([Action]) -> BatchCommit)?
-    @usableFromInline let beforeDelivery: (@Sendable ([Action], State) async -> Void)?
+    @usableFromInline let beforeDelivery: (@Sendable ([Action], State, (any Sendable)?) async -> Void)?
     @usableFromInline let counters = StoreCounters()
 
     /// Creates a store whose reducer changes the state in place.
@@ -68,8 +68,8 @@ public final actor Store<State: Sendable, Action: Sendable> {
     /// `commit` gets each
     /// reduced batch before anyone is told about it and makes it durable (the journal's writer)
     /// while the store reduces the next one — the batch is published only once its commit
-    /// succeeded; `beforeDelivery` sees it with its state after the state is published, before
-    /// `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
+    /// succeeded; `beforeDelivery` sees it with its state and what its commit wrote for it
+    /// (``BatchCommit/written``) after the state is published, before `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
     @usableFromInline
     package init(
         initialState: State,
@@ -79,7 +79,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         firstSequence: UInt64,
         stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?,
         commit: (@Sendable ([Action]) -> BatchCommit)?,
-        beforeDelivery: (@Sendable ([Action], State) async -> Void)?
+        beforeDelivery: (@Sendable ([Action], State, (any Sendable)?) async -> Void)?
     ) {
         self.state = initialState
         self.reducer = reducer

@@ -6,8 +6,8 @@ import SwitchyardStreams
 ///
 /// Streams that send actions as text (control watchers, event streams) subscribe to
 /// ``ActionLine``s instead: each action's JSON object written once for all of them — by the
-/// journal's writer, which hands the objects over (``stage(_:)``) before the batch is
-/// published, or, without a journal, here, once a batch, when a stream first needs them.
+/// journal's writer, whose objects come with the batch (``route(_:objects:)``), or, without a
+/// journal, here, once a batch, when a stream first needs them.
 package final class ActionRouter: Sendable {
     private enum Subscriber: Sendable {
         case actions(Broadcast<BusAction>)
@@ -51,8 +51,6 @@ package final class ActionRouter: Sendable {
     private let table = Mutex(Table())
     /// Actions handed to each owner's subscriptions, for `received` in the statistics.
     private let handed = Mutex<[String: UInt64]>([:])
-    /// The objects the journal wrote for batches not yet routed, in order.
-    private let staged = Mutex<[EncodedRun]>([])
 
     /// A subscription live from this call on; `owner` names the plugin it belongs to.
     func subscribe(_ subscription: ActionSubscription, owner: String?) -> PluginActions {
@@ -71,17 +69,10 @@ package final class ActionRouter: Sendable {
         return stream
     }
 
-    /// Keeps the objects the journal wrote for batches about to be published, until they are
-    /// routed.
-    func stage(_ runs: [EncodedRun]) {
-        staged.withLock { $0 += runs }
-    }
-
     /// Delivers a reduced batch to every matching subscription; waits only for subscriptions
-    /// that chose ``OverflowPolicy/suspendProducer``. Subscriptions whose consumer is gone are
-    /// pruned here.
-    func route(_ actions: [BusAction]) async {
-        let objects = takeStaged(for: actions)
+    /// that chose ``OverflowPolicy/suspendProducer``. `objects` are the batch's JSON objects the
+    /// journal wrote, when it has a journal. Subscriptions whose consumer is gone are pruned here.
+    func route(_ actions: [BusAction], objects: EncodedRun?) async {
         let current = table.withLock { table in
             table.routes.removeAll { $0.subscriber.count == 0 }
             return table.routes
@@ -121,29 +112,11 @@ package final class ActionRouter: Sendable {
         }
     }
 
-    /// The objects staged for `actions`, dropping any staged before them (a batch never
-    /// published).
-    private func takeStaged(for actions: [BusAction]) -> EncodedRun? {
-        guard let first = actions.first?.id else { return nil }
-        return staged.withLock { staged in
-            guard !staged.isEmpty else { return nil }
-            var taken = 0
-            while taken < staged.count, staged[taken].firstID < first { taken += 1 }
-            var found: EncodedRun?
-            if taken < staged.count, staged[taken].isObjects(of: actions) {
-                found = staged[taken]
-                taken += 1
-            }
-            staged.removeFirst(taken)
-            return found
-        }
-    }
-
     /// A line for every action: from the journal's objects, or written now.
     private static func lines(of actions: [BusAction], objects: EncodedRun?) -> [ActionLine]? {
         if let objects { return objects.lines(of: actions) }
         guard let encoded = EncodedBatch.encode(actions) else { return nil }
-        return EncodedRun(batch: encoded, offset: 0, count: actions.count, firstID: actions.first?.id ?? 0).lines(of: actions)
+        return EncodedRun(batch: encoded, offset: 0, count: actions.count).lines(of: actions)
     }
 
     /// The elements of `elements`, one per action of `batch`, whose actions `pattern` matches.

@@ -153,9 +153,6 @@ public final actor Bus {
         // A journal that cannot write stops the bus rather than run without durability; the
         // failed batch is neither acknowledged nor published.
         journal?.onFailure { stopRequested.send(true) }
-        // The writer's thread writes each action's object once, for the journal's line, and
-        // hands the objects to the router for every watcher's line.
-        journal?.onWritten { router.stage($0) }
         var commit: (@Sendable ([BusAction]) -> BatchCommit)?
         if let journal { commit = { journal.commit($0) } }
         let store = Store<JSON, BusAction>(
@@ -175,10 +172,12 @@ public final actor Bus {
                 }
             },
             commit: commit,
-            beforeDelivery: { (actions: [BusAction], state: JSON) in
+            beforeDelivery: { (actions: [BusAction], state: JSON, written: (any Sendable)?) in
                 counters.count(actions)
                 if let last = actions.last { journal?.snapshotIfDue(through: last.id) { state } }
-                await router.route(actions)
+                // The journal's writer wrote each action's object once, for its line; they come
+                // with the batch and serve every watcher's line.
+                await router.route(actions, objects: written as? EncodedRun)
             }
         )
         store.startDrainer()

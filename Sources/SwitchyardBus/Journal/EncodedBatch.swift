@@ -59,17 +59,12 @@ final class EncodedBatch: Sendable {
 }
 
 /// The objects of one reduced batch in an ``EncodedBatch`` (a written group holds several
-/// batches): from `offset` on, one per action, the first of which has the id `firstID`.
+/// batches): from `offset` on, one per action, `count` of them. It travels with its batch
+/// (``BatchCommit/written``), so it always belongs to the actions it is used for.
 struct EncodedRun: Sendable {
     let batch: EncodedBatch
     let offset: Int
     let count: Int
-    let firstID: UInt64
-
-    /// Whether the run holds the objects of `actions`, the batch it was written for.
-    func isObjects(of actions: [BusAction]) -> Bool {
-        actions.count == count && actions.first?.id == firstID
-    }
 
     /// One line per action of the run's batch, `actions`.
     func lines(of actions: [BusAction]) -> [ActionLine] {

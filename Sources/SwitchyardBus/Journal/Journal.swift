@@ -187,12 +187,6 @@ final class Journal: Sendable {
         committer.onFailure(handler)
     }
 
-    /// Hands `handler` the JSON objects of every batch written, before the batch is
-    /// acknowledged (see ``JournalCommitter/onWritten(_:)``).
-    func onWritten(_ handler: @escaping @Sendable ([EncodedRun]) -> Void) {
-        committer.onWritten(handler)
-    }
-
     /// The periodic flush, on the background thread.
     private func flushNow() {
         do {

@@ -5,8 +5,10 @@ import SwitchyardIO
 ///
 /// The store hands over each reduced batch and goes on reducing the next one; the writer takes
 /// every batch waiting at that moment and appends them with one `write` and, under
-/// `fsync: always`, one `fdatasync`, then resolves each batch's ``BatchCommit`` — with the
-/// failure when the append failed, so no batch of a failed group is ever acknowledged. While
+/// `fsync: always`, one `fdatasync`, then resolves each batch's ``BatchCommit`` with the JSON
+/// objects it wrote for that batch (an ``EncodedRun``, which travels on with the batch to the
+/// watchers' lines) — or with the failure when the append failed, so no batch of a failed group
+/// is ever acknowledged. While
 /// one group is written and flushed the next batches gather, so one flush covers everything
 /// that arrived meanwhile. The thread is the committer's own (not a libdispatch worker), so the
 /// journal's thread count does not follow the load; it ends after ``Journal/idleThreadExit``
@@ -32,12 +34,6 @@ final class JournalCommitter: Sendable {
     }
 
     private let failure = Mutex(Failure())
-    /// Told the JSON objects of every batch written, before the batch is resolved.
-    private struct Written: Sendable {
-        var handler: (@Sendable ([EncodedRun]) -> Void)?
-    }
-
-    private let written = Mutex(Written())
     /// Moved after every group written, before its batches are resolved: a reader told of an
     /// append finds it in the segment.
     let appends: JournalAppends
@@ -54,14 +50,6 @@ final class JournalCommitter: Sendable {
         failure.withLock { $0.handler = handler }
     }
 
-    /// Hands `handler` the JSON objects of the batches of every group written, one run per
-    /// batch in order, before any of them is resolved (so before the store publishes them): a
-    /// batch's objects are written once, here, on the writer's thread, and serve everything
-    /// that sends the batch as text.
-    func onWritten(_ handler: @escaping @Sendable ([EncodedRun]) -> Void) {
-        written.withLock { $0.handler = handler }
-    }
-
     /// Reports a failed append or flush: the journal's first failure is logged and calls the
     /// failure handler (the bus stops); later ones repeat it and are not logged again.
     func report(_ error: JournalError) {
@@ -75,7 +63,9 @@ final class JournalCommitter: Sendable {
     }
 
     /// Hands a reduced batch, whose ids continue the journal's sequence, to the writer; the
-    /// result is resolved once it is written (and flushed as the policy says) or failed.
+    /// result is resolved once it is written (and flushed as the policy says), carrying the
+    /// batch's JSON objects as an ``EncodedRun`` (written once, here, on the writer's thread,
+    /// for everything that sends the batch as text), or failed.
     func commit(_ actions: [BusAction]) -> BatchCommit {
         let commit = BatchCommit()
         let schedule = pending.withLock { pending in
@@ -98,31 +88,23 @@ final class JournalCommitter: Sendable {
 
     private func writeGroups() {
         while let group = takeGroup() {
-            var reason: String?
+            let objects: EncodedBatch?
             do {
-                let objects = try writer.append(contentsOf: group.lazy.map(\.actions))
+                objects = try writer.append(contentsOf: group.lazy.map(\.actions))
                 if let last = group.last(where: { !$0.actions.isEmpty })?.actions.last { appends.wrote(through: last.id) }
-                if let objects, let handler = written.withLock({ $0.handler }) { handler(Self.runs(of: group, in: objects)) }
             } catch {
-                reason = error.description
                 report(error)
+                for batch in group { batch.commit.resolve(failure: error.description) }
+                continue
             }
-            for batch in group { batch.commit.resolve(failure: reason) }
-        }
-    }
-
-    /// Each batch's part of the group's objects.
-    private static func runs(of group: [Batch], in objects: EncodedBatch) -> [EncodedRun] {
-        var runs: [EncodedRun] = []
-        runs.reserveCapacity(group.count)
-        var offset = 0
-        for batch in group {
-            if let first = batch.actions.first {
-                runs.append(EncodedRun(batch: objects, offset: offset, count: batch.actions.count, firstID: first.id))
+            // Each batch's part of the group's objects goes with its own commit.
+            var offset = 0
+            for batch in group {
+                let run = objects.map { EncodedRun(batch: $0, offset: offset, count: batch.actions.count) }
+                batch.commit.resolve(failure: nil, written: run)
+                offset += batch.actions.count
             }
-            offset += batch.actions.count
         }
-        return runs
     }
 
     private func takeGroup() -> [Batch]? {

@@ -87,10 +87,33 @@ enum CommandTable {
         examples: [.init(#"switchyard send demo/hello '{"to": "world"}'"#, "the reply comes once the action is reduced and journaled")])
 
     static let state = CommandSpec(
-        name: "state", abstract: "print the running bus's state (or the part at PATH)",
+        name: "state", abstract: "print the running bus's state (or the part at PATH), or with --at the state then",
+        discussion: "With --at, the state right after that action is rebuilt from the data directory, bus running or not: "
+            + "--config names the plugin set whose reducers rebuild it (and the data directory, unless --data-dir or --bus names another).",
         positionals: [PositionalSpec("PATH", optional: true, help: "a dotted state path (location.latitude, places.value.0)")],
-        options: clientOptions + [.flag("json", help: "print one line of JSON instead of indented JSON")],
-        examples: [.init("switchyard state location", "the current location slice")])
+        options: clientOptions + [history, .flag("json", help: "print one line of JSON instead of indented JSON")],
+        examples: [
+            .init("switchyard state location", "the current location slice"),
+            .init("switchyard state --at 2026-11-22T09:30:00Z location --config Config/tracker.json", "where it was at half past nine"),
+        ])
+
+    /// `--at` of `state` and `why`.
+    static let history = OptionSpec.value("at", "ID|TIME", help: "right after this action id, or the last action at or before this ISO 8601 time")
+
+    static let why = CommandSpec(
+        name: "why", abstract: "print the action that last changed the state at PATH, its causes, and the value before and after",
+        discussion: "Read from the data directory, bus running or not; --config names the plugin set whose reducers rebuild "
+            + "the state (and the data directory, unless --data-dir or --bus names another). Without --at: after the newest action.",
+        positionals: [PositionalSpec("PATH", help: "a dotted state path (location.latitude)")],
+        options: [
+            history,
+            .value("config", "FILE", help: "the plugin set (required)", completion: .file(extension: "json")),
+            .value("data-dir", "DIR", help: "the data directory to read (default: the config's)", completion: .directory),
+            .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
+            .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+            .flag("json", help: "print the answer as one JSON object"),
+        ],
+        examples: [.init("switchyard why location.latitude --config Config/tracker.json", "the location/changed that set it, and the fix behind it")])
 
     static let tail = CommandSpec(
         name: "tail", abstract: "print actions as the bus reduces them",
@@ -241,7 +264,7 @@ enum CommandTable {
     static let version = CommandSpec(name: "version", abstract: "print the version")
 
     /// The commands `help` explains, itself included.
-    static let commands = [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions]
+    static let commands = [run, validate, plugins, schema, send, state, why, tail, stats, journal, replay, completions]
 
     static let help = CommandSpec(
         name: "help", abstract: "show the help of a command, or the manual page",

@@ -47,6 +47,9 @@ struct SwitchyardCommand {
         case ["schema"]:
             Output.out(ConfigurationSchema.document(registry: BuiltInPlugins.registry).prettyPrinted())
             return .success
+        case ["state"] where parsed.value("at") != nil, ["why"]:
+            let command = try HistoryCommand(parsed)
+            return await onThread { command.run() }
         case ["send"], ["state"], ["tail"], ["stats"]:
             let options = try ClientOptions(parsed)
             let command = parsed.path[0]

@@ -253,6 +253,18 @@ enum CommandTable {
                   "recorded positions through a new plugin set"),
         ])
 
+    static let inspect = CommandSpec(
+        name: "inspect", abstract: "serve the dashboard over a recording, read-only, without running its plugins",
+        discussion: "The timeline, state?at=, why and diff work as on a running bus; dispatches are refused. Serves until Ctrl-C "
+            + "(exit 0), on a loopback address only (it has no token). Nothing is written to DATA_DIR.",
+        positionals: [PositionalSpec("DATA_DIR", help: "a bus's data directory, or a replay's", completion: .directory)],
+        options: [
+            .value("config", "FILE", help: "the plugin set that recorded it (required)", completion: .file(extension: "json")),
+            .value("http", "HOST:PORT", help: "where to serve (default 127.0.0.1:8080)"),
+        ],
+        examples: [.init("switchyard inspect bug-1234/tracker --config Config/tracker.json --http 127.0.0.1:8081",
+                         "scrub through a bug report's journal at http://127.0.0.1:8081/")])
+
     static let completions = CommandSpec(
         name: "completions", abstract: "print a shell completion script",
         positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish", completion: .words(["bash", "fish", "zsh"]))],
@@ -264,7 +276,7 @@ enum CommandTable {
     static let version = CommandSpec(name: "version", abstract: "print the version")
 
     /// The commands `help` explains, itself included.
-    static let commands = [run, validate, plugins, schema, send, state, why, tail, stats, journal, replay, completions]
+    static let commands = [run, validate, plugins, schema, send, state, why, tail, stats, journal, replay, inspect, completions]
 
     static let help = CommandSpec(
         name: "help", abstract: "show the help of a command, or the manual page",

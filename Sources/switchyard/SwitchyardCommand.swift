@@ -84,6 +84,8 @@ struct SwitchyardCommand {
             return await onThread { command.run() }
         case ["replay"]:
             return try await ReplayCommand(parsed, signals: signals).run()
+        case ["inspect"]:
+            return try await InspectCommand(parsed).run(signals: signals)
         case ["completions"]:
             guard let shell = CompletionShell(rawValue: parsed[positional: "SHELL"] ?? "") else {
                 throw UsageError("unknown shell \"\(parsed[positional: "SHELL"] ?? "")\" (bash, zsh or fish)", path: parsed.path)

@@ -113,6 +113,9 @@ struct HTTPRouter: Sendable {
     /// The body is the action, as in the control protocol's dispatch:
     /// `{"type":"door/open","payload":{...}}`.
     private func dispatch(_ request: HTTPRequest) -> Route {
+        guard !backend.readOnly else {
+            return .respond(.error(status: 403, code: "read-only", "this is a recording served by switchyard inspect: nothing can be dispatched to it"))
+        }
         // A form or a beacon (`text/plain`, no type at all) is what a cross-site page can send
         // without asking: only JSON declared as such is an action.
         let type = request.header("content-type") ?? ""

@@ -40,16 +40,9 @@ struct HistoryCommand: Sendable {
     func run() -> ExitStatus {
         let history: StateHistory
         do {
-            let loaded = try ConfigurationLoader.loadForSlices(configuration, registry: BuiltInPlugins.registry)
-            let model = try BusStateModel(configuration: loaded, registry: BuiltInPlugins.registry)
-            history = StateHistory(dataDirectory: try dataDirectory ?? bus.map(BusLocator().directory(ofBus:)) ?? loaded.bus.dataDirectory,
-                                   model: model)
-        } catch let error as ConfigurationError {
-            Output.error(error.description)
-            return .invalidConfiguration
+            history = try ConfigurationLoader.history(configuration, dataDirectory: dataDirectory ?? bus.map(BusLocator().directory(ofBus:))).history
         } catch {
-            Output.error("switchyard: error: \(error)")
-            return .failure
+            return .reporting(error)
         }
         do throws(HistoryError) {
             if why {
@@ -67,8 +60,7 @@ struct HistoryCommand: Sendable {
             }
             return .success
         } catch {
-            Output.error("switchyard: error: \(error.message)")
-            return .failure
+            return .reporting(error)
         }
     }
 
@@ -92,5 +84,34 @@ struct HistoryCommand: Sendable {
             lines.append("  (\(explanation.causes.last.map { "action \($0.id)" } ?? "that action") came from outside: no cause)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ConfigurationLoader {
+    /// The configuration at `path` (for its slices) and the history of `dataDirectory` (default:
+    /// the configuration's) reduced with its reducers.
+    /// - Throws: ``ConfigurationError`` for an invalid configuration.
+    static func history(_ path: String, dataDirectory: String?) throws -> (configuration: BusConfiguration, history: StateHistory) {
+        let loaded = try loadForSlices(path, registry: BuiltInPlugins.registry)
+        let model = try BusStateModel(configuration: loaded, registry: BuiltInPlugins.registry)
+        return (loaded, StateHistory(dataDirectory: dataDirectory ?? loaded.bus.dataDirectory, model: model))
+    }
+}
+
+extension ExitStatus {
+    /// Prints `error` on stderr and returns its exit status: a configuration error as itself
+    /// (78), a look into the past as `switchyard: error: MESSAGE` (1), anything else as
+    /// `switchyard: error: …` (1).
+    static func reporting(_ error: any Error) -> ExitStatus {
+        switch error {
+        case let error as ConfigurationError:
+            Output.error(error.description)
+            return .invalidConfiguration
+        case let error as HistoryError:
+            Output.error("switchyard: error: \(error.message)")
+        default:
+            Output.error("switchyard: error: \(error)")
+        }
+        return .failure
     }
 }

@@ -25,20 +25,11 @@ struct InspectCommand: Sendable {
     func run(signals: SignalListener) async -> ExitStatus {
         let door: RecordingDoor
         do {
-            let loaded = try ConfigurationLoader.loadForSlices(configuration, registry: BuiltInPlugins.registry)
-            let history = StateHistory(dataDirectory: dataDirectory,
-                                       model: try BusStateModel(configuration: loaded, registry: BuiltInPlugins.registry))
+            let (loaded, history) = try ConfigurationLoader.history(configuration, dataDirectory: dataDirectory)
             door = try RecordingDoor(history: history, busName: loaded.bus.name, plugins: loaded.plugins.map { ($0.name, $0.kind) },
                                      registry: BuiltInPlugins.registry, listen: listen, log: LogSink())
-        } catch let error as ConfigurationError {
-            Output.error(error.description)
-            return .invalidConfiguration
-        } catch let error as HistoryError {
-            Output.error("switchyard: error: \(dataDirectory): \(error.message)")
-            return .failure
         } catch {
-            Output.error("switchyard: error: \(error)")
-            return .failure
+            return .reporting(error)
         }
         signals.setHandler { signal in
             if signal != SIGHUP { exit(ExitStatus.success.rawValue) }

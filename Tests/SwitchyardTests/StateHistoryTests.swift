@@ -18,15 +18,6 @@ struct StateHistoryTests {
         return (bus, try BusStateModel(configuration: configuration, registry: registry))
     }
 
-    /// Runs `bus` while `body` dispatches, then stops it.
-    private func whileRunning(_ bus: Bus, _ body: () async throws -> Void) async throws {
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
-        try await body()
-        bus.stop()
-        try await running.value
-    }
-
     private func add(_ n: Int, cause: UInt64? = nil, to bus: Bus) async throws -> UInt64 {
         try #require(await bus.dispatchReturningID(BusAction(type: "count/add", payload: .integer(Int64(n)), source: "test", cause: cause)))
     }

@@ -43,6 +43,15 @@ struct StateHistoryTests {
             #expect(moment.action.id == id && moment.action.type == "count/add")
             #expect(moment.state == state, "state after action \(id)")
         }
+        // Kept states every 3 actions, at most 4, spread out: later questions start from them.
+        let checkpoints = HistoryCheckpoints(interval: 3, capacity: 4)
+        let keeping = StateHistory(dataDirectory: directory.path + "/data", model: model, checkpoints: checkpoints)
+        _ = try keeping.moment(at: .id(states[30].0))
+        #expect(checkpoints.count == 4)
+        #expect(checkpoints.before(.max).allSatisfy { $0.sequence % 3 == 0 })
+        for (id, state) in states.reversed() {
+            #expect(try keeping.moment(at: .id(id)).state == state, "state after action \(id), from a kept state")
+        }
         // A time names the last action stamped at or before it (several share a millisecond).
         let time = try history.moment(at: .id(states[9].0)).action.time
         let byTime = try history.moment(at: .time(time))

@@ -45,7 +45,7 @@ extension StateHistory {
     /// - Throws: ``HistoryError``: `not-found` when the path has no value then or the moment
     ///   is not in the journal; `journal-damaged` when it cannot be read.
     public func why(path: String, at point: HistoryPoint? = nil) throws(HistoryError) -> Explanation {
-        let files = try Files(layout)
+        let files = try Files(layout, checkpoints)
         let target: UInt64
         if let point { target = try files.resolve(point) } else { target = try latestID() }
         let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

@@ -22,13 +22,21 @@ public struct StateHistory: Sendable {
     public let dataDirectory: String
     let layout: JournalLayout
     let model: BusStateModel
+    /// States met on the way, shared by every copy of this history (``HistoryCheckpoints``).
+    let checkpoints: HistoryCheckpoints
 
     /// The history of the journal in `dataDirectory`, reduced with `model` (the reducer and
-    /// initial state of the bus that wrote it).
+    /// initial state of the bus that wrote it). It keeps the state after every 10,000th action
+    /// it reduces, at most 128 of them, so later questions start near their moment.
     public init(dataDirectory: String, model: BusStateModel) {
+        self.init(dataDirectory: dataDirectory, model: model, checkpoints: HistoryCheckpoints())
+    }
+
+    init(dataDirectory: String, model: BusStateModel, checkpoints: HistoryCheckpoints) {
         self.dataDirectory = dataDirectory
         layout = JournalLayout(dataDirectory: dataDirectory)
         self.model = model
+        self.checkpoints = checkpoints
     }
 
     /// The state right after the action `point` names.
@@ -36,9 +44,9 @@ public struct StateHistory: Sendable {
     ///   beyond its end or compacted away, a time before its first action);
     ///   `journal-damaged` when it cannot be read.
     public func moment(at point: HistoryPoint) throws(HistoryError) -> Moment {
-        let files = try Files(layout)
+        let files = try Files(layout, checkpoints)
         let target = try files.resolve(point)
-        let start = try files.start(before: target, model)
+        let start = files.start(before: target, model)
         var moment: Moment?
         _ = try files.reduce(from: start, through: target) { action, state in
             model.reduce(&state, action)
@@ -58,7 +66,7 @@ public struct StateHistory: Sendable {
     /// The newest action the journal holds, for "now" without a running bus.
     /// - Throws: ``HistoryError`` (`not-found`) for an empty journal.
     public func latestID() throws(HistoryError) -> UInt64 {
-        let files = try Files(layout)
+        let files = try Files(layout, checkpoints)
         guard let last = try files.lastSequence() else { throw .notFound("the journal in \(dataDirectory) holds no action yet") }
         return last
     }
@@ -77,9 +85,11 @@ extension StateHistory {
         let layout: JournalLayout
         let segments: [JournalLayout.Segment]
         let snapshots: [JournalLayout.Snapshot]
+        let checkpoints: HistoryCheckpoints
 
-        init(_ layout: JournalLayout) throws(HistoryError) {
+        init(_ layout: JournalLayout, _ checkpoints: HistoryCheckpoints) throws(HistoryError) {
             self.layout = layout
+            self.checkpoints = checkpoints
             do {
                 (segments, snapshots) = try layout.list()
             } catch {
@@ -87,23 +97,25 @@ extension StateHistory {
             }
         }
 
-        /// The starting point for `target`: the newest snapshot before it that reads back, else
-        /// the initial state. A snapshot the bus removes meanwhile is passed over: an older start
-        /// reduces to the same state.
-        func start(before target: UInt64, _ model: BusStateModel) throws(HistoryError) -> Start {
-            for snapshot in snapshots.reversed() where snapshot.sequence < target {
-                guard let read = try? JournalSnapshot.read(snapshot) else { continue }
-                return Start(sequence: read.sequence, state: model.adopt(read.state), chain: read.chain)
-            }
-            return Start(sequence: 0, state: model.initialState, chain: nil)
+        /// The starting point for `target`: the newest kept state or snapshot before it that
+        /// reads back, else the initial state. A snapshot the bus removes meanwhile is passed
+        /// over: an older start reduces to the same state.
+        func start(before target: UInt64, _ model: BusStateModel) -> Start {
+            starts(before: target, model, all: false)[0]
         }
 
-        /// The snapshots before `target`, newest first, each read back, then the initial state:
-        /// the starts a scan backwards tries in turn.
-        func starts(before target: UInt64, _ model: BusStateModel) -> [Start] {
-            snapshots.reversed().filter { $0.sequence < target }.compactMap { snapshot in
-                (try? JournalSnapshot.read(snapshot)).map { Start(sequence: $0.sequence, state: model.adopt($0.state), chain: $0.chain) }
-            } + [Start(sequence: 0, state: model.initialState, chain: nil)]
+        /// The kept states and snapshots before `target`, newest first, then the initial
+        /// state: the starts a scan backwards tries in turn (only the first unless `all`).
+        func starts(before target: UInt64, _ model: BusStateModel, all: Bool = true) -> [Start] {
+            var found = checkpoints.before(target).map { Start(sequence: $0.sequence, state: $0.state, chain: nil) }
+            let newestKept = found.first?.sequence ?? 0
+            for snapshot in snapshots.reversed() where snapshot.sequence < target && (all || snapshot.sequence > newestKept) {
+                guard let read = try? JournalSnapshot.read(snapshot) else { continue }
+                found.append(Start(sequence: read.sequence, state: model.adopt(read.state), chain: read.chain))
+                if !all { break }
+            }
+            found.sort { $0.sequence > $1.sequence }
+            return found + [Start(sequence: 0, state: model.initialState, chain: nil)]
         }
 
         /// Reduces the actions after `start` through `target` with `step` (which reduces each
@@ -126,6 +138,7 @@ extension StateHistory {
                 _ = try walker.walk(from: first, start: base > 0 ? JournalWalk.Start(sequence: base, chain: start.chain) : nil) { action throws(JournalError) in
                     guard action.id > base, action.id <= target else { return }
                     step(action, &state)
+                    checkpoints.offer(action.id, state)
                 }
             } catch {
                 throw .journal(error)

@@ -87,10 +87,33 @@ enum CommandTable {
         examples: [.init(#"switchyard send demo/hello '{"to": "world"}'"#, "the reply comes once the action is reduced and journaled")])
 
     static let state = CommandSpec(
-        name: "state", abstract: "print the running bus's state (or the part at PATH)",
+        name: "state", abstract: "print the running bus's state (or the part at PATH), or with --at the state then",
+        discussion: "With --at, the state right after that action is rebuilt from the data directory, bus running or not: "
+            + "--config names the plugin set whose reducers rebuild it (and the data directory, unless --data-dir or --bus names another).",
         positionals: [PositionalSpec("PATH", optional: true, help: "a dotted state path (location.latitude, places.value.0)")],
-        options: clientOptions + [.flag("json", help: "print one line of JSON instead of indented JSON")],
-        examples: [.init("switchyard state location", "the current location slice")])
+        options: clientOptions + [history, .flag("json", help: "print one line of JSON instead of indented JSON")],
+        examples: [
+            .init("switchyard state location", "the current location slice"),
+            .init("switchyard state --at 2026-11-22T09:30:00Z location --config Config/tracker.json", "where it was at half past nine"),
+        ])
+
+    /// `--at` of `state` and `why`.
+    static let history = OptionSpec.value("at", "ID|TIME", help: "right after this action id, or the last action at or before this ISO 8601 time")
+
+    static let why = CommandSpec(
+        name: "why", abstract: "print the action that last changed the state at PATH, its causes, and the value before and after",
+        discussion: "Read from the data directory, bus running or not; --config names the plugin set whose reducers rebuild "
+            + "the state (and the data directory, unless --data-dir or --bus names another). Without --at: after the newest action.",
+        positionals: [PositionalSpec("PATH", help: "a dotted state path (location.latitude)")],
+        options: [
+            history,
+            .value("config", "FILE", help: "the plugin set (required)", completion: .file(extension: "json")),
+            .value("data-dir", "DIR", help: "the data directory to read (default: the config's)", completion: .directory),
+            .value("data-directory", "DIR", help: "the same as --data-dir", completion: .directory, hidden: true),
+            .value("bus", "NAME", help: "the bus called NAME, in .switchyard/ or /var/lib/switchyard/"),
+            .flag("json", help: "print the answer as one JSON object"),
+        ],
+        examples: [.init("switchyard why location.latitude --config Config/tracker.json", "the location/changed that set it, and the fix behind it")])
 
     static let tail = CommandSpec(
         name: "tail", abstract: "print actions as the bus reduces them",
@@ -230,6 +253,18 @@ enum CommandTable {
                   "recorded positions through a new plugin set"),
         ])
 
+    static let inspect = CommandSpec(
+        name: "inspect", abstract: "serve the dashboard over a recording, read-only, without running its plugins",
+        discussion: "The timeline, state?at=, why and diff work as on a running bus; dispatches are refused. Serves until Ctrl-C "
+            + "(exit 0), on a loopback address only (it has no token). Nothing is written to DATA_DIR.",
+        positionals: [PositionalSpec("DATA_DIR", help: "a bus's data directory, or a replay's", completion: .directory)],
+        options: [
+            .value("config", "FILE", help: "the plugin set that recorded it (required)", completion: .file(extension: "json")),
+            .value("http", "HOST:PORT", help: "where to serve (default 127.0.0.1:8080)"),
+        ],
+        examples: [.init("switchyard inspect bug-1234/tracker --config Config/tracker.json --http 127.0.0.1:8081",
+                         "scrub through a bug report's journal at http://127.0.0.1:8081/")])
+
     static let completions = CommandSpec(
         name: "completions", abstract: "print a shell completion script",
         positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish", completion: .words(["bash", "fish", "zsh"]))],
@@ -241,7 +276,7 @@ enum CommandTable {
     static let version = CommandSpec(name: "version", abstract: "print the version")
 
     /// The commands `help` explains, itself included.
-    static let commands = [run, validate, plugins, schema, send, state, tail, stats, journal, replay, completions]
+    static let commands = [run, validate, plugins, schema, send, state, why, tail, stats, journal, replay, inspect, completions]
 
     static let help = CommandSpec(
         name: "help", abstract: "show the help of a command, or the manual page",

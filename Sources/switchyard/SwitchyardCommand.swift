@@ -47,6 +47,9 @@ struct SwitchyardCommand {
         case ["schema"]:
             Output.out(ConfigurationSchema.document(registry: BuiltInPlugins.registry).prettyPrinted())
             return .success
+        case ["state"] where parsed.value("at") != nil, ["why"]:
+            let command = try HistoryCommand(parsed)
+            return await onThread { command.run() }
         case ["send"], ["state"], ["tail"], ["stats"]:
             let options = try ClientOptions(parsed)
             let command = parsed.path[0]
@@ -81,6 +84,8 @@ struct SwitchyardCommand {
             return await onThread { command.run() }
         case ["replay"]:
             return try await ReplayCommand(parsed, signals: signals).run()
+        case ["inspect"]:
+            return try await InspectCommand(parsed).run(signals: signals)
         case ["completions"]:
             guard let shell = CompletionShell(rawValue: parsed[positional: "SHELL"] ?? "") else {
                 throw UsageError("unknown shell \"\(parsed[positional: "SHELL"] ?? "")\" (bash, zsh or fish)", path: parsed.path)

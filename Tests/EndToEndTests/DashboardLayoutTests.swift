@@ -10,7 +10,8 @@ struct DashboardLayoutTests {
         SwitchyardProcess.packageRoot.appendingPathComponent(".build/dashboard-\(width)x\(height).png").path
     }
 
-    /// At 1280×900 the feed reaches the bottom of its panel (no blank area under it); at 390×844
+    /// At 1280×900 the feed, and the timeline under it, reach the bottom of its panel (no blank
+    /// area under them); at 390×844
     /// nothing is wider than the screen; both show the uptime in minutes and seconds.
     @Test(arguments: [(1280, 900), (390, 844)])
     func layoutFitsTheScreen(width: Int, height: Int) async throws {
@@ -31,10 +32,10 @@ struct DashboardLayoutTests {
             if width > 900 {
                 let gap = try browser.evaluate("""
                     (() => { const panel = document.getElementById("actions-panel").getBoundingClientRect();
-                             const feed = document.getElementById("feed").getBoundingClientRect();
-                             return Math.round(panel.bottom - feed.bottom); })()
+                             const timeline = document.getElementById("timeline").getBoundingClientRect();
+                             return Math.round(panel.bottom - timeline.bottom); })()
                     """) as? Int ?? -1
-                if !(0...24).contains(gap) { page.fail("the feed ends \(gap) px above the bottom of its panel") }
+                if !(0...24).contains(gap) { page.fail("the feed and its timeline end \(gap) px above the bottom of their panel") }
             }
             let overflow = try browser.evaluate("document.documentElement.scrollWidth - window.innerWidth") as? Int ?? -1
             if overflow > 0 { page.fail("the page is \(overflow) px wider than the \(width) px screen") }

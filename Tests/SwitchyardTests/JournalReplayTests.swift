@@ -23,15 +23,6 @@ struct JournalReplayTests {
         }
     }
 
-    /// Runs `bus` until `body` is done, then stops it and waits for its end.
-    private func whileRunning(_ bus: Bus, _ body: () async throws -> Void) async throws {
-        let running = Task { try await bus.run() }
-        await bus.waitUntilReady()
-        try await body()
-        bus.stop()
-        try await running.value
-    }
-
     private func seen(_ plugin: String) -> Int {
         CounterPlugin.seen.withLock { $0[plugin] ?? 0 }
     }

@@ -89,3 +89,12 @@ func journalRegistry() -> PluginRegistry {
     registry.register(CounterPlugin.self)
     return registry
 }
+
+/// Runs `bus` until `body` is done, then stops it and waits for its end.
+func whileRunning(_ bus: Bus, _ body: () async throws -> Void) async throws {
+    let running = Task { try await bus.run() }
+    await bus.waitUntilReady()
+    try await body()
+    bus.stop()
+    try await running.value
+}

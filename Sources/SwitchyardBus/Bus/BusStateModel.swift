@@ -6,6 +6,9 @@ public struct BusStateModel: Sendable {
     public let initialState: JSON
     /// Reduces one action into the state, exactly as a bus built from the same configuration does.
     public let reduce: @Sendable (inout JSON, BusAction) -> Void
+    /// Turns a snapshot's state into a starting state, as a restart does: the snapshot's slices
+    /// of this model's plugins, and the initial slice of every plugin it lacks.
+    public let adopt: @Sendable (JSON) -> JSON
 
     /// The model of the bus `configuration` describes. Only the plugins' slices are made
     /// (``PluginRegistry/makeSlice(_:)``), so a configuration read with
@@ -13,9 +16,14 @@ public struct BusStateModel: Sendable {
     /// - Throws: ``ConfigurationError`` with every problem making a slice.
     public init(configuration: BusConfiguration, registry: PluginRegistry) throws(ConfigurationError) {
         let made = try Bus.makeEach(configuration, registry.makeSlice, problems: registry.sliceProblems(in:))
-        let slices = SliceTable(Bus.slices(of: configuration.plugins, made, secrets: configuration.secrets))
-        initialState = BusStateModel.initialState(slices.current)
-        reduce = BusStateModel.reducer(slices)
+        self.init(SliceTable(Bus.slices(of: configuration.plugins, made, secrets: configuration.secrets)))
+    }
+
+    /// The model of the slices in `table`, following its reloads.
+    init(_ table: SliceTable) {
+        initialState = BusStateModel.initialState(table.current)
+        reduce = BusStateModel.reducer(table)
+        adopt = { BusStateModel.adopt($0, slices: table.current) }
     }
 }
 

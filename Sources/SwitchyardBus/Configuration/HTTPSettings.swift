@@ -86,7 +86,7 @@ public struct HTTPSettings: Sendable, Hashable {
 
     /// Splits `HOST:PORT` (`[IPV6]:PORT`); `nil` when it is not that shape or the host is not a
     /// numeric address.
-    static func parseListen(_ text: String) -> (host: String, port: Int)? {
+    package static func parseListen(_ text: String) -> (host: String, port: Int)? {
         var hostPart: Substring
         var portPart: Substring
         if text.hasPrefix("[") {

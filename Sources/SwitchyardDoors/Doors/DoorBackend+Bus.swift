@@ -19,7 +19,8 @@ extension DoorBackend {
             readiness: { [weak bus] in bus?.readinessReport() ?? (false, ["the bus has stopped"]) },
             metrics: { [weak bus] in bus.map { BusMetrics.exposition(of: $0.metricsSnapshot()) } ?? "" },
             nextActionID: { core.store.nextSequence },
-            journalDirectory: bus.journals ? bus.dataDirectory : nil
+            journalDirectory: bus.journals ? bus.dataDirectory : nil,
+            history: bus.history
         )
     }
 }

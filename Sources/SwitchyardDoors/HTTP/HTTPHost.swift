@@ -152,6 +152,20 @@ final class HTTPHost: ConnectionHost {
                 server.wake()
             }
             if !keepAlive { connection.closing = true }
+        case .look(let look, let headers):
+            connection.awaitingResponse = true
+            let outbox = connection.outbox
+            let server = self.server
+            let headOnly = request.method == "HEAD"
+            server.historyWorker.submit {
+                var response = look()
+                response.headers.merge(headers) { _, new in new }
+                response.headers["Cache-Control"] = "no-store"
+                server.count { $0.responses[response.status, default: 0] += 1 }
+                outbox.complete(with: response.serialized(keepAlive: keepAlive, headOnly: headOnly))
+                server.wake()
+            }
+            if !keepAlive { connection.closing = true }
         case .stream(let pattern, let lastEventID, let headers):
             startStream(pattern, lastEventID: lastEventID, headers: headers, request: request, on: connection)
         }

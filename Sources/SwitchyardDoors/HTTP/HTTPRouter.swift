@@ -12,6 +12,8 @@ struct HTTPRouter: Sendable {
         /// Stream matching actions as Server-Sent Events, after those journaled after
         /// `lastEventID` when it is given.
         case stream(TypePattern, lastEventID: UInt64?, headers: [String: String])
+        /// Read the journal with this closure, off the event loop, and send what it makes.
+        case look(@Sendable () -> HTTPResponse, headers: [String: String])
     }
 
     /// The paths served, with their methods (`HEAD` goes with every `GET`).
@@ -24,6 +26,8 @@ struct HTTPRouter: Sendable {
         "/api/stats": ["GET"],
         "/api/dispatch": ["POST"],
         "/api/actions": ["GET"],
+        "/api/why": ["GET"],
+        "/api/diff": ["GET"],
     ]
 
     /// Paths served without the token: probes of load balancers and orchestrators.
@@ -72,6 +76,8 @@ struct HTTPRouter: Sendable {
             route = .dispatch(action, headers: headers)
         } else if case .stream(let pattern, let last, _) = route {
             route = .stream(pattern, lastEventID: last, headers: headers)
+        } else if case .look(let look, _) = route {
+            route = .look(look, headers: headers)
         }
         return route
     }
@@ -85,6 +91,8 @@ struct HTTPRouter: Sendable {
             return .respond(.text(ready ? "ready" : "not ready:\n" + problems.joined(separator: "\n"), status: ready ? 200 : 503))
         case "/metrics":
             return .respond(.text(backend.metrics(), contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        case "/api/state" where request.query["at"] != nil, "/api/why", "/api/diff":
+            return history(path, request)
         case "/api/state":
             let statePath = request.query["path"] ?? ""
             guard let value = backend.state().value(atPath: statePath) else {
@@ -105,6 +113,9 @@ struct HTTPRouter: Sendable {
     /// The body is the action, as in the control protocol's dispatch:
     /// `{"type":"door/open","payload":{...}}`.
     private func dispatch(_ request: HTTPRequest) -> Route {
+        guard !backend.readOnly else {
+            return .respond(.error(status: 403, code: "read-only", "this is a recording served by switchyard inspect: nothing can be dispatched to it"))
+        }
         // A form or a beacon (`text/plain`, no type at all) is what a cross-site page can send
         // without asking: only JSON declared as such is an action.
         let type = request.header("content-type") ?? ""

@@ -15,6 +15,9 @@ final class HTTPServer: SocketServer {
     /// The port listened on (the one the system chose for port 0).
     let port: Int
     let lifecycle: ServerLifecycle<HTTPStatistics>
+    /// Reads the journal for `state?at=`, `why` and `diff`, one question at a time, on a thread
+    /// of its own: never on the event loop's, never on the bus's.
+    let historyWorker = WorkerThread(name: "http-history", idleExit: .seconds(10))
 
     private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int,
                  signals: (outbox: LoopSignal, stop: LoopSignal)) {

@@ -39,6 +39,10 @@ struct DoorBackend: Sendable {
     var nextActionID: @Sendable () -> UInt64
     /// The data directory whose journal an event stream resumes from; `nil` without a journal.
     var journalDirectory: String?
+    /// The past of the bus's journal, for `state?at=`, `why` and `diff`; `nil` without a journal.
+    var history: StateHistory?
+    /// Whether dispatches are refused: a recording served by `switchyard inspect`.
+    var readOnly = false
     /// The dashboard page `GET /` serves, made once by the HTTP door (empty for the control
     /// socket's): it shows maps for the kinds with a position source among the bus's plugins.
     var dashboard: [UInt8] = []

@@ -192,6 +192,7 @@ extension DashboardPage {
             connectFeed(0);
           });
           $("pause").addEventListener("click", togglePause);
+          startTimeline();
           $("detail-close").addEventListener("click", () => { $("detail").hidden = true; feed.selected = null; });
           let lastSequence = 0;
           try {

@@ -55,7 +55,7 @@ extension DashboardPage {
           const accuracy = source.horizontalAccuracy === undefined ? null : payload[source.horizontalAccuracy];
           if (typeof latitude !== "number" || typeof longitude !== "number" || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
           return { latitude, longitude, accuracy: typeof accuracy === "number" ? accuracy : null,
-            time: (source.time !== undefined && payload[source.time]) || action.time, seen: action.time };
+            time: (source.time !== undefined && payload[source.time]) || action.time, seen: action.time, id: action.id };
         }
 
         // Web Mercator world pixels at `zoom`.
@@ -81,7 +81,7 @@ extension DashboardPage {
         }
 
         function drawMap(map) {
-          const points = map.points;
+          const points = visiblePoints(map.points);
           if (!points.length) return;
           const view = fitView(points);
           const nodes = backdrop(view);

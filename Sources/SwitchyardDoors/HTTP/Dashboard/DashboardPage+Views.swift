@@ -35,6 +35,7 @@ extension DashboardPage {
             }
           }
           rows.push(...originRows());
+          updateTimeline(stats.journal ? stats.journal.lastSequence || 0 : 0);
           document.querySelector("#plugins tbody").replaceChildren(...rows);
           refreshFleet(stats.journal ? stats.journal.lastSequence || 0 : 0);
           const tiles = stats.http && typeof stats.http.tiles === "string" ? stats.http.tiles : null;
@@ -47,8 +48,10 @@ extension DashboardPage {
         const tree = { text: null, value: undefined, open: new Map() };
 
         async function refreshState() {
+          if (timeline.at !== null) return;
           let reply;
           try { reply = await getJSON("/api/state"); } catch (error) { return; }
+          if (timeline.at !== null) return;
           const text = JSON.stringify(reply.state);
           if (text === tree.text) return;
           const changed = new Set();

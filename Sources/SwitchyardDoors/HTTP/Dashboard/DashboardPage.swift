@@ -19,7 +19,7 @@ enum DashboardPage {
         // `<` as an escape, so no string in the data can end the script element.
         let data = JSON.object(sources).serialized().split(separator: "<", omittingEmptySubsequences: false).joined(separator: "\\u003c")
         return head + "<style>\n" + style + "</style>\n</head>\n" + body + "<script>\n\"use strict\";\n"
-            + "const POSITION_SOURCES = " + data + ";\n" + coreScript + viewScript + mapScript + fleetScript + "start();\n</script>\n</body>\n</html>\n"
+            + "const POSITION_SOURCES = " + data + ";\n" + coreScript + viewScript + mapScript + fleetScript + timelineScript + "start();\n</script>\n</body>\n</html>\n"
     }
 
     private static let head = """
@@ -50,6 +50,7 @@ enum DashboardPage {
               <span id="feed-note" class="muted"></span>
             </form>
             <div id="feed" role="log" aria-live="off"></div>
+        \(timelineHTML)
             <div id="detail" hidden>
               <h3>Action <span id="detail-id"></span> <button type="button" id="detail-close">close</button></h3>
               <pre id="detail-json"></pre>

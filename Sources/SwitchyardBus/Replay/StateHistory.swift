@@ -1,0 +1,207 @@
+import FoundationEssentials
+
+/// The bus state as it was at any moment its journal holds, rebuilt off the bus's path: the
+/// nearest snapshot before the moment, then the journaled actions after it reduced through the
+/// bus's own reducer (``BusStateModel``), as a restart does (``JournalRestore``).
+///
+/// A reader of its own: it reads the data directory's files (safe while a bus appends, like
+/// `journal show`) and never touches the running bus's store. Memory stays bounded: one
+/// segment's bytes (at most 64 MiB, one snapshot interval by default) and one state at a time.
+/// Every read goes through the journal's checks (``JournalWalk``), so damage is reported, never
+/// answered in part.
+public struct StateHistory: Sendable {
+    /// The state right after one action.
+    public struct Moment: Sendable {
+        /// The action the moment follows.
+        public var action: BusAction
+        /// The bus state right after it.
+        public var state: JSON
+    }
+
+    /// The data directory read.
+    public let dataDirectory: String
+    let layout: JournalLayout
+    let model: BusStateModel
+    /// States met on the way, shared by every copy of this history (``HistoryCheckpoints``).
+    let checkpoints: HistoryCheckpoints
+
+    /// The history of the journal in `dataDirectory`, reduced with `model` (the reducer and
+    /// initial state of the bus that wrote it). It keeps the state after every 10,000th action
+    /// it reduces, at most 128 of them, so later questions start near their moment.
+    public init(dataDirectory: String, model: BusStateModel) {
+        self.init(dataDirectory: dataDirectory, model: model, checkpoints: HistoryCheckpoints())
+    }
+
+    init(dataDirectory: String, model: BusStateModel, checkpoints: HistoryCheckpoints) {
+        self.dataDirectory = dataDirectory
+        layout = JournalLayout(dataDirectory: dataDirectory)
+        self.model = model
+        self.checkpoints = checkpoints
+    }
+
+    /// The state right after the action `point` names.
+    /// - Throws: ``HistoryError``: `not-found` when the journal holds no such action (an id
+    ///   beyond its end or compacted away, a time before its first action);
+    ///   `journal-damaged` when it cannot be read.
+    public func moment(at point: HistoryPoint) throws(HistoryError) -> Moment {
+        let files = try Files(layout, checkpoints)
+        let target = try files.resolve(point)
+        let start = files.start(before: target, model)
+        var moment: Moment?
+        _ = try files.reduce(from: start, through: target) { action, state in
+            model.reduce(&state, action)
+            if action.id == target { moment = Moment(action: action, state: state) }
+        }
+        guard let moment else { throw files.missing(target) }
+        return moment
+    }
+
+    /// The paths whose values differ between the states right after `from` and after `to`,
+    /// depth first with object keys sorted, at most `limit` of them.
+    /// - Throws: ``HistoryError`` as ``moment(at:)`` does, for either point.
+    public func difference(from: HistoryPoint, to: HistoryPoint, limit: Int = 1000) throws(HistoryError) -> [JSONDifference] {
+        JSONDifference.between(try moment(at: from).state, try moment(at: to).state, limit: limit)
+    }
+
+    /// The newest action the journal holds, for "now" without a running bus.
+    /// - Throws: ``HistoryError`` (`not-found`) for an empty journal.
+    public func latestID() throws(HistoryError) -> UInt64 {
+        let files = try Files(layout, checkpoints)
+        guard let last = try files.lastSequence() else { throw .notFound("the journal in \(dataDirectory) holds no action yet") }
+        return last
+    }
+}
+
+extension StateHistory {
+    /// Where a reduction starts: after `sequence`, from `state`.
+    struct Start {
+        var sequence: UInt64
+        var state: JSON
+        var chain: UInt32?
+    }
+
+    /// The journal's files as listed once per question, and the reads over them.
+    struct Files {
+        let layout: JournalLayout
+        let segments: [JournalLayout.Segment]
+        let snapshots: [JournalLayout.Snapshot]
+        let checkpoints: HistoryCheckpoints
+
+        init(_ layout: JournalLayout, _ checkpoints: HistoryCheckpoints) throws(HistoryError) {
+            self.layout = layout
+            self.checkpoints = checkpoints
+            do {
+                (segments, snapshots) = try layout.list()
+            } catch {
+                throw .journal(error)
+            }
+        }
+
+        /// The starting point for `target`: the newest kept state or snapshot before it that
+        /// reads back, else the initial state. A snapshot the bus removes meanwhile is passed
+        /// over: an older start reduces to the same state.
+        func start(before target: UInt64, _ model: BusStateModel) -> Start {
+            starts(before: target, model, all: false)[0]
+        }
+
+        /// The kept states and snapshots before `target`, newest first, then the initial
+        /// state: the starts a scan backwards tries in turn (only the first unless `all`).
+        func starts(before target: UInt64, _ model: BusStateModel, all: Bool = true) -> [Start] {
+            var found = checkpoints.before(target).map { Start(sequence: $0.sequence, state: $0.state, chain: nil) }
+            let newestKept = found.first?.sequence ?? 0
+            for snapshot in snapshots.reversed() where snapshot.sequence < target && (all || snapshot.sequence > newestKept) {
+                guard let read = try? JournalSnapshot.read(snapshot) else { continue }
+                found.append(Start(sequence: read.sequence, state: model.adopt(read.state), chain: read.chain))
+                if !all { break }
+            }
+            found.sort { $0.sequence > $1.sequence }
+            return found + [Start(sequence: 0, state: model.initialState, chain: nil)]
+        }
+
+        /// Reduces the actions after `start` through `target` with `step` (which reduces each
+        /// into the state it is handed), reading only the segments that hold them. Returns the
+        /// state after the last.
+        /// - Throws: ``HistoryError`` (`not-found`) when the segments that held the actions
+        ///   after `start` were compacted away; `journal-damaged` for damage.
+        func reduce(from start: Start, through target: UInt64, _ step: (BusAction, inout JSON) -> Void) throws(HistoryError) -> JSON {
+            guard let first = segments.lastIndex(where: { $0.firstSequence <= start.sequence + 1 }) else {
+                throw .notFound("the actions after \(start.sequence) are no longer in the journal (it starts at \(segments.first?.firstSequence ?? 0), after a compaction)")
+            }
+            let end = segments.firstIndex { $0.firstSequence > target } ?? segments.count
+            var walker = JournalWalk(layout: layout, segments: Array(segments[..<end]), snapshots: [:], mark: nil) { segment throws(JournalError) in
+                try FileSystem.read(segment.path)
+            }
+            walker.requireMark = false
+            var state = start.state
+            let base = start.sequence
+            do {
+                _ = try walker.walk(from: first, start: base > 0 ? JournalWalk.Start(sequence: base, chain: start.chain) : nil) { action throws(JournalError) in
+                    guard action.id > base, action.id <= target else { return }
+                    step(action, &state)
+                    checkpoints.offer(action.id, state)
+                }
+            } catch {
+                throw .journal(error)
+            }
+            return state
+        }
+
+        /// The id `point` names: itself, or the last action stamped at or before the time.
+        func resolve(_ point: HistoryPoint) throws(HistoryError) -> UInt64 {
+            switch point {
+            case .id(let id): return id
+            case .time(let time): return try lastAction(atOrBefore: time)
+            }
+        }
+
+        /// Finds the segment by its first action's time (a journal is in time order), then the
+        /// action in it.
+        private func lastAction(atOrBefore time: Date) throws(HistoryError) -> UInt64 {
+            var low = 0
+            var high = segments.count
+            // The number of segments whose first action is at or before `time`.
+            while low < high {
+                let middle = (low + high) / 2
+                if let first = try actions(in: middle).first, first.time <= time { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else {
+                var first: BusAction?
+                for index in segments.indices where first == nil { first = try actions(in: index).first }
+                throw .notFound(first.map { "\(Timestamp.iso8601(time)) is before the journal's first action (\($0.id) at \(Timestamp.iso8601($0.time)))" }
+                                ?? "the journal holds no action yet")
+            }
+            let candidates = try actions(in: low - 1)
+            return candidates.last { $0.time <= time }?.id ?? candidates[0].id
+        }
+
+        /// The actions of segment `index`, whole lines only; its links to other segments are
+        /// checked by the reduction that follows.
+        func actions(in index: Int) throws(HistoryError) -> [BusAction] {
+            var actions: [BusAction] = []
+            do {
+                let segment = segments[index]
+                let scanner = SegmentScanner(segment: segment, isNewest: index == segments.count - 1)
+                _ = try scanner.scan(try FileSystem.read(segment.path)) { actions.append($0) }
+            } catch {
+                throw .journal(error)
+            }
+            return actions
+        }
+
+        /// The last journaled action's id; `nil` for an empty journal.
+        func lastSequence() throws(HistoryError) -> UInt64? {
+            for index in segments.indices.reversed() {
+                if let last = try actions(in: index).last { return last.id }
+            }
+            return nil
+        }
+
+        /// Why `target` was not reached: beyond the end, or not among the journal's actions.
+        func missing(_ target: UInt64) -> HistoryError {
+            if let last = try? lastSequence(), target > last {
+                return .notFound("no action \(target): the journal ends at action \(last)")
+            }
+            return .notFound("no action \(target) in the journal")
+        }
+    }
+}

@@ -95,15 +95,20 @@ extension DashboardPage {
           setTimeout(() => { fleet.pending = false; drawFleet(); }, 150);
         }
 
-        // The layers: this bus's own position plugins, then the origins, each with a position.
+        // The layers: this bus's own position plugins, then the origins, each with a position —
+        // up to the timeline's moment when it looks at the past.
         function fleetLayers() {
           const layers = [];
           for (const map of maps.values()) {
+            const points = visiblePoints(map.points);
             // Heard when the bus reduced the position, not at the time the position names (a
             // replayed route's points are old).
-            if (map.points.length) layers.push({ name: map.name, own: true, points: map.points, lastSeen: map.points[map.points.length - 1].seen });
+            if (points.length) layers.push({ name: map.name, own: true, points, lastSeen: points[points.length - 1].seen });
           }
-          for (const layer of fleet.origins.values()) if (layer.points.length) layers.push({ ...layer, own: false });
+          for (const layer of fleet.origins.values()) {
+            const points = visiblePoints(layer.points);
+            if (points.length) layers.push({ ...layer, points, lastSeen: timeline.at === null ? layer.lastSeen : points[points.length - 1].seen, own: false });
+          }
           return layers;
         }
 

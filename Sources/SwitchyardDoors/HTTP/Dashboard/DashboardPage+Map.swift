@@ -65,7 +65,7 @@ extension DashboardPage {
           return [(longitude + 180) / 360 * size, (0.5 - Math.log((1 + sine) / (1 - sine)) / (4 * Math.PI)) * size];
         }
 
-        function redrawMaps() { for (const map of maps.values()) drawMap(map); }
+        function redrawMaps() { for (const map of maps.values()) drawMap(map); scheduleFleet(); }
 
         function svgNode(tag, attributes, text) {
           const node = document.createElementNS(SVG, tag);

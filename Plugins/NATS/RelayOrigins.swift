@@ -27,6 +27,9 @@ enum RelayOrigins {
     /// Folds `action`, relayed from `origin`, into `slice`.
     static func heard(_ origin: Substring, _ action: BusAction, in slice: inout JSON) {
         var origins = slice[member]?.objectValue ?? [:]
+        // The slice lets go of its table while it is edited, so the edits below happen in place
+        // instead of copying every origin for each relayed action.
+        slice[member] = .null
         let key = String(origin)
         var entry = origins[key]?.objectValue ?? ["source": .string(action.source), "received": 0, "types": .array([])]
         if origins[key] == nil, origins.count >= originLimit, let stalest = leastRecent(origins) {

@@ -83,4 +83,31 @@ struct WorkerThreadTests {
             precondition(WorkerThread(name: "test-park").pollingNotice == nil)
         }
     }
+
+    /// A task that prefers the worker runs its jobs on the worker's thread, between the work
+    /// handed over, and so do the default actors it calls; a job that waits for work queued
+    /// behind it is resumed there once that work ran.
+    @Test func aTaskPreferringTheWorkerRunsOnItsThread() async {
+        let worker = WorkerThread(name: "test-executor")
+        let workerThread = await worker.run { UInt64(pthread_self()) }
+        let counter = ThreadCounter()
+        let seen = await Task(executorPreference: worker) {
+            var threads = [UInt64(pthread_self())]
+            threads.append(await counter.increment())
+            // Suspends on work queued behind this job on the same thread: no deadlock.
+            threads.append(await worker.run { UInt64(pthread_self()) })
+            threads.append(UInt64(pthread_self()))
+            return threads
+        }.value
+        #expect(seen == Array(repeating: workerThread, count: 4))
+    }
+
+    private actor ThreadCounter {
+        var count = 0
+
+        func increment() -> UInt64 {
+            count += 1
+            return UInt64(pthread_self())
+        }
+    }
 }

@@ -101,13 +101,15 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
-    /// Starts the one task that reduces. Inlinable, like `drain`, so the reducing loop of a
+    /// Starts the one task that reduces, on `executor` when one is given (the bus passes its
+    /// journal writer's thread, so a batch is reduced and written without waking another
+    /// thread), else on the shared pool. Inlinable, like `drain`, so the reducing loop of a
     /// client's store is specialized for its state and action types.
     @inlinable
-    package nonisolated func startDrainer() {
+    package nonisolated func startDrainer(preferring executor: (any TaskExecutor)? = nil) {
         // The drainer holds the store only while it reduces, so a store nobody references is
         // freed; its deinit closes the inbox, which ends the drainer.
-        Task { [weak self, inbox] in
+        Task(executorPreference: executor) { [weak self, inbox] in
             while await inbox.waitForWork() {
                 guard let store = self else { return }
                 await store.drain()

@@ -180,7 +180,9 @@ public final actor Bus {
                 await router.route(actions, objects: written as? EncodedRun)
             }
         )
-        store.startDrainer()
+        // With a journal the store reduces on the journal writer's thread (see
+        // ``Journal/reducingExecutor``): a dispatch then crosses two threads, not three.
+        store.startDrainer(preferring: journal?.reducingExecutor)
         let core = PluginHost(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
                            journal: directory.flatMap { directory in

@@ -83,6 +83,9 @@ final class JournalCommitter: Sendable {
         await thread.run(body)
     }
 
+    /// The writer's thread as a task executor, for the store's reducing task.
+    var executor: any TaskExecutor { thread }
+
     /// Says why the writer's thread polls instead of parking; `nil` when it parks.
     var pollingNotice: String? { thread.pollingNotice }
 

@@ -123,6 +123,8 @@ struct TrackExportTests {
         // The plugin's state and the bus's log say which step failed (connecting, stale before
         // the first look, a lost connection).
         #expect(watching, "the gpsd plugin never watched; last state: \(lastState)\nbus: \(bus.process.stderr.suffix(3000))\ngpsd: \(gpsd.log.prefix(2000))")
+        // Released only once gpsd has the device open: what gpsfake writes before is lost.
+        #expect(await gpsd.waitUntilDeviceActive(), "gpsd never opened gpsfake's device:\n\(gpsd.log)")
         gpsd.release()
         let recorded = try await eventually(timeout: .seconds(60), interval: .milliseconds(200)) {
             try await bus.client(["journal", "show", "location/changed"]).stdout.split(separator: "\n").count >= 5

@@ -94,6 +94,40 @@ public final class GPSDProcess: Sendable {
     }
 
 
+    /// Waits until gpsd lists a device it has opened (`?DEVICES;` answers with an `activated`
+    /// time), so a held capture released now is read: gpsd listens about a second before
+    /// gpsfake adds its device, and sentences written before gpsd opened the pseudo-terminal
+    /// may never reach it. `false` if no device is open within a generous real-time bound.
+    public func waitUntilDeviceActive() async -> Bool {
+        let port = port
+        return await eventually(interval: .milliseconds(50)) { Self.listsActiveDevice(port: port) }
+    }
+
+    /// Asks gpsd on `port` for its devices on a connection of its own.
+    private static func listsActiveDevice(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard withSocketAddress(loopbackAddress(port: port), { connect(descriptor, $0, $1) }) == 0 else { return false }
+        let query = Array("?DEVICES;\n".utf8)
+        guard query.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == query.count else { return false }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        // The banner (`VERSION`) comes first, then the answer; a line at a time is not needed.
+        while received.count < 1 << 16 {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            received += chunk[..<count]
+            let text = String(decoding: received, as: UTF8.self)
+            if let start = text.range(of: #""class":"DEVICES""#), text[start.upperBound...].contains("\n") {
+                return text[start.upperBound...].contains(#""activated""#)
+            }
+        }
+        return false
+    }
+
     /// The process output so far, for failure messages.
     public var log: String {
         (try? String(contentsOfFile: directory + "/process.log", encoding: .utf8)) ?? ""

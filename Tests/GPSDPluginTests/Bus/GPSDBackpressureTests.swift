@@ -42,6 +42,8 @@ struct GPSDBackpressureTests {
         // (then announced only once data flows, so the capture must be released on either).
         #expect(await recorder.wait { $0.contains { $0.event == "status" && ($0.payload["status"] == "connected" || $0.payload["status"] == "no-device") } },
                 "\(gpsd.log)")
+        // Released only once gpsd has the device open: what gpsfake writes before is lost.
+        #expect(await gpsd.waitUntilDeviceActive(), "gpsd never opened gpsfake's device:\n\(gpsd.log)")
         gpsd.release()
         // The capture ends with gpsd reporting its device gone.
         #expect(await recorder.wait { $0.contains { $0.event == "device" && $0.payload["active"] == false } },

@@ -73,6 +73,8 @@ struct GPSDBusLiveTests {
         #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         let bus = try await Self.startBus(Self.config(port: gpsd.port, minMode: minMode))
         await bus.waitUntil("watching; gpsfake said:\n\(gpsd.log)") { Self.gpsStatuses($0).contains { $0 == "connected" || $0 == "no-device" } }
+        // Released only once gpsd has the device open: what gpsfake writes before is lost.
+        #expect(await gpsd.waitUntilDeviceActive(), "gpsd never opened gpsfake's device:\n\(gpsd.log)")
         gpsd.release()
         await bus.waitUntil("\(capture) finished; gpsfake said:\n\(gpsd.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))",
                             Self.captureFinished)

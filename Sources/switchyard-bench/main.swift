@@ -27,5 +27,5 @@ while let argument = arguments.popFirst() {
 if !runner.json { print("warning: a debug build; run `swift run -c release switchyard-bench` for real figures") }
 #endif
 
-await runner.run(broadcastBenchmarks() + storeBenchmarks() + operatorBenchmarks() + busBenchmarks() + httpBenchmarks() + natsBenchmarks()
+await runner.run(broadcastBenchmarks() + storeBenchmarks() + storeFanoutBenchmarks() + operatorBenchmarks() + busBenchmarks() + httpBenchmarks() + natsBenchmarks()
                  + historyBenchmarks())

@@ -123,15 +123,17 @@ struct GroupCommitTests {
 
 /// The store's reducing loop with a commit hook: a batch is published only once durable.
 struct StoreCommitTests {
-    private final class Commits: Sendable {
+    private final class Commits: BatchSink {
         let pending = Mutex<[BatchCommit]>([])
         let delivered = Mutex<[Int]>([])
 
-        func hook(_ actions: [Int]) -> BatchCommit {
+        func commit(_ batch: ReducedBatch<Int, Int>) -> BatchCommit? {
             let commit = BatchCommit()
             pending.withLock { $0.append(commit) }
             return commit
         }
+
+        func deliver(_ batch: ReducedBatch<Int, Int>) async { delivered.withLock { $0 += batch.actions } }
 
         var count: Int { pending.withLock { $0.count } }
         func resolve(_ index: Int, failure: String? = nil) { pending.withLock { $0[index] }.resolve(failure: failure) }
@@ -139,8 +141,7 @@ struct StoreCommitTests {
 
     private func makeStore(_ commits: Commits) -> Store<Int, Int> {
         let store = Store<Int, Int>(
-            initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(), firstSequence: 1, stamp: nil,
-            commit: { commits.hook($0) }, beforeDelivery: { actions, _, _ in commits.delivered.withLock { $0 += actions } }
+            initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(), firstSequence: 1, sink: commits
         )
         store.startDrainer()
         return store

@@ -25,9 +25,9 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let middleware: [Middleware<State, Action>]
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    @usableFromInline let stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?
-    @usableFromInline let commit: (@Sendable ([Action]) -> BatchCommit)?
-    @usableFromInline let beforeDelivery: (@Sendable ([Action], State, (any Sendable)?) async -> Void)?
+    /// Where reduced batches go beyond the store (the bus's journal and router); `nil` for a
+    /// library user's store, which publishes each batch at once.
+    @usableFromInline let sink: (any BatchSink<State, Action>)?
     @usableFromInline let counters = StoreCounters()
 
     /// Creates a store whose reducer changes the state in place.
@@ -46,7 +46,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions = StoreOptions()
     ) {
         self.init(initialState: initialState, reducer: reducer, middleware: middleware, options: options,
-                  firstSequence: 1, stamp: nil, commit: nil, beforeDelivery: nil)
+                  firstSequence: 1, sink: nil)
         startDrainer()
     }
 
@@ -62,14 +62,10 @@ public final actor Store<State: Sendable, Action: Sendable> {
                   middleware: middleware, options: options)
     }
 
-    /// The designated initializer. `stamp` gets each batch taken from the inbox before it is
-    /// reduced, every entry with the sequence number it got under the inbox's lock (so sequence
-    /// order is reduction order), outside that lock and once per batch rather than per action;
-    /// `commit` gets each
-    /// reduced batch before anyone is told about it and makes it durable (the journal's writer)
-    /// while the store reduces the next one — the batch is published only once its commit
-    /// succeeded; `beforeDelivery` sees it with its state and what its commit wrote for it
-    /// (``BatchCommit/written``) after the state is published, before `actions` subscribers. The caller starts the drainer with ``startDrainer()``.
+    /// The designated initializer: a store whose batches go to `sink` (see ``BatchSink``: stamped
+    /// before reducing, committed after, delivered to it once durable and published) and whose
+    /// first accepted action gets the sequence number `firstSequence`. The caller starts the
+    /// drainer with ``startDrainer()``.
     @usableFromInline
     package init(
         initialState: State,
@@ -77,18 +73,14 @@ public final actor Store<State: Sendable, Action: Sendable> {
         middleware: [Middleware<State, Action>],
         options: StoreOptions,
         firstSequence: UInt64,
-        stamp: (@Sendable (inout [StoreInbox<Action>.Entry]) -> Void)?,
-        commit: (@Sendable ([Action]) -> BatchCommit)?,
-        beforeDelivery: (@Sendable ([Action], State, (any Sendable)?) async -> Void)?
+        sink: (any BatchSink<State, Action>)?
     ) {
         self.state = initialState
         self.reducer = reducer
         self.inbox = StoreInbox(capacity: options.inboxCapacity, firstSequence: firstSequence)
-        self.stamp = stamp
+        self.sink = sink
         self.stateValue = CurrentValue(initialState)
         self.hasMiddleware = !middleware.isEmpty
-        self.commit = commit
-        self.beforeDelivery = beforeDelivery
         self.fanout = ActionFanout(log: options.log)
         self.middleware = middleware
         // The effect runners hold the inbox, not the store, so a store nobody references is
@@ -229,7 +221,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
     }
 
     /// Enqueues `action` without a task and calls `completion` once: with its sequence number as
-    /// soon as it is reduced, durable (with a commit hook) and its state published — before
+    /// soon as it is reduced, durable (with a sink that commits) and its state published — before
     /// `actions` subscribers get it —, with ``DispatchOutcome/stopping`` when the store is closed
     /// and did not take it, or ``DispatchOutcome/journalFailed(_:)`` when its batch could not be
     /// made durable. Returns `false` when the inbox is full and the action waits, in order, for

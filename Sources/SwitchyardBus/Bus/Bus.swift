@@ -153,32 +153,13 @@ public final actor Bus {
         // A journal that cannot write stops the bus rather than run without durability; the
         // failed batch is neither acknowledged nor published.
         journal?.onFailure { stopRequested.send(true) }
-        var commit: (@Sendable ([BusAction]) -> BatchCommit)?
-        if let journal { commit = { journal.commit($0) } }
         let store = Store<JSON, BusAction>(
             initialState: initialState,
             reducer: BusStateModel.reducer(slices),
             middleware: [],
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
             firstSequence: firstSequence,
-            stamp: { entries in
-                // Payloads pass untouched: the journal keeps what was sent and emitted byte for
-                // byte (secrets are kept out of what the bus writes about its configuration,
-                // never out of an action). The clock is read once a batch: each read took a lock.
-                let now = BusClock.now()
-                for index in entries.indices {
-                    // A replayed action keeps its recorded time, so reducers see what they saw.
-                    entries[index].action.stamp(id: entries[index].sequence, now: now)
-                }
-            },
-            commit: commit,
-            beforeDelivery: { (actions: [BusAction], state: JSON, written: (any Sendable)?) in
-                counters.count(actions)
-                if let last = actions.last { journal?.snapshotIfDue(through: last.id) { state } }
-                // The journal's writer wrote each action's object once, for its line; they come
-                // with the batch and serve every watcher's line.
-                await router.route(actions, objects: written as? EncodedRun)
-            }
+            sink: BusBatchSink(journal: journal, router: router, counters: counters)
         )
         // With a journal the store reduces on the journal writer's thread (see
         // ``Journal/reducingExecutor``): a dispatch then crosses two threads, not three.

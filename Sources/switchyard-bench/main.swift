@@ -28,4 +28,4 @@ if !runner.json { print("warning: a debug build; run `swift run -c release switc
 #endif
 
 await runner.run(broadcastBenchmarks() + storeBenchmarks() + storeFanoutBenchmarks() + operatorBenchmarks() + busBenchmarks() + httpBenchmarks() + natsBenchmarks()
-                 + historyBenchmarks())
+                 + historyBenchmarks() + handoffBenchmarks())

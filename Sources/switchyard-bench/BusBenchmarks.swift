@@ -297,6 +297,9 @@ final class BenchBus: Sendable {
 
     var residentMB: Double { residentMegabytes(of: process.processIdentifier) }
 
+    /// The bus process's id, for its CPU time (``CPUPerAction/processTime(of:)``).
+    var processID: Int32 { process.processIdentifier }
+
     func stop() {
         process.terminate()
         process.waitUntilExit()

@@ -11,19 +11,14 @@ import Synchronization
 ///   pipelined (as `bus.control-throughput`) and an `/api/actions` Server-Sent Events client
 ///   reads every one of them. Baseline: the same load with no SSE client. The note says whether
 ///   the SSE client kept up in every run (received every action, never dropped).
-/// - `http.scrubbing`: the same watcher's throughput while a dashboard scrubs its timeline: a
-///   client asks `GET /api/state?at=` of a random one of the first 50,000 actions every 50 ms.
-///   Baseline: the same load without it. The note gives how many moments were answered.
+/// - `http.scrubbing`: see ``scrubbingBenchmark()``.
 func httpBenchmarks() -> [BenchmarkCase] {
     let session = HTTPBenchSession()
     return [
         BenchmarkCase(name: "http.metrics-scrape", unit: "ms", higherIsBetter: false, target: 5,
                       measure: { await session.scrape("/metrics") }, baseline: { await session.scrape("/healthz") },
                       note: { session.metricsNote() }),
-        BenchmarkCase(name: "http.scrubbing", unit: "actions/s", ratioTarget: 0.9,
-                      measure: { await session.scrubbedThroughput(actions: 100_000) },
-                      baseline: { await session.feed(actions: 100_000, withStream: false) },
-                      note: { session.scrubNote() }),
+        scrubbingBenchmark(),
         BenchmarkCase(name: "http.sse-feed", unit: "actions/s", ratioTarget: 0.9,
                       measure: { await session.feed(actions: 100_000, withStream: true) },
                       baseline: { await session.feed(actions: 100_000, withStream: false) },
@@ -42,7 +37,6 @@ private final class HTTPBenchSession: Sendable {
     private let feedBus = Mutex<Bus?>(nil)
     private let metricsBytes = Mutex(0)
     private let feedRuns = Mutex((keptUp: 0, fellBehind: 0))
-    private let scrubs = Mutex(0)
 
     private func bus(_ slot: borrowing Mutex<Bus?>, plugins: Int) -> Bus {
         slot.withLock { bus in
@@ -114,35 +108,6 @@ private final class HTTPBenchSession: Sendable {
         }
     }
 
-    /// The watcher's throughput under load while a client asks for past states every 50 ms.
-    func scrubbedThroughput(actions: Int) async -> Double {
-        let bus = bus(feedBus, plugins: 0)
-        // The journal needs the moments asked about before the first scrubbed run.
-        if scrubs.withLock({ $0 }) == 0 { _ = await feed(actions: 50_000, withStream: false) }
-        return await onThread {
-            let done = Atomic<Bool>(false)
-            let finished = DispatchSemaphore(value: 0)
-            Thread {
-                defer { finished.signal() }
-                guard let client = HTTPBenchClient(port: bus.port) else { return }
-                while !done.load(ordering: .relaxed) {
-                    client.write(Array("GET /api/state?at=\(Int.random(in: 1...50_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-                    guard client.readResponse() != nil else { return }
-                    self.scrubs.withLock { $0 += 1 }
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
-            }.start()
-            let figure = bus.bus.measureThroughput(actions: actions, clients: 4)
-            done.store(true, ordering: .relaxed)
-            finished.wait()
-            return figure
-        }
-    }
-
-    func scrubNote() -> String {
-        "\(scrubs.withLock { $0 }) past states answered while the load ran"
-    }
-
     func feedNote() -> String {
         let runs = feedRuns.withLock { $0 }
         return runs.fellBehind == 0
@@ -176,7 +141,7 @@ private final class SSEReader {
 }
 
 /// A blocking HTTP/1.1 client on one loopback connection; reads give up after 30 s of silence.
-private final class HTTPBenchClient {
+final class HTTPBenchClient {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var start = 0

@@ -6,7 +6,8 @@ import FoundationEssentials
 ///
 /// A reader of its own: it reads the data directory's files (safe while a bus appends, like
 /// `journal show`) and never touches the running bus's store. Memory stays bounded: one
-/// segment's bytes (at most 64 MiB, one snapshot interval by default) and one state at a time.
+/// segment's bytes (at most 64 MiB, one snapshot interval by default) and one state at a time,
+/// plus the last answer's segment, decoded, for the next nearby question (at most 16 MiB of file).
 /// Every read goes through the journal's checks (``JournalWalk``), so damage is reported, never
 /// answered in part.
 public struct StateHistory: Sendable {
@@ -24,6 +25,8 @@ public struct StateHistory: Sendable {
     let model: BusStateModel
     /// States met on the way, shared by every copy of this history (``HistoryCheckpoints``).
     let checkpoints: HistoryCheckpoints
+    /// The segment of the last answer, decoded, shared by every copy (``HistoryRecentSegment``).
+    let recent = HistoryRecentSegment()
 
     /// The history of the journal in `dataDirectory`, reduced with `model` (the reducer and
     /// initial state of the bus that wrote it). It keeps the state after every 10,000th action
@@ -46,13 +49,25 @@ public struct StateHistory: Sendable {
     public func moment(at point: HistoryPoint) throws(HistoryError) -> Moment {
         let files = try Files(layout, checkpoints)
         let target = try files.resolve(point)
+        if let moment = recent.moment(at: target, segments: files.segments, model: model, checkpoints: checkpoints) { return moment }
         let start = files.start(before: target, model)
+        guard let holding = files.segments.last(where: { $0.firstSequence <= target }) else { throw files.missing(target) }
+        // The state before the target's segment (or the start inside it), for a later question
+        // back inside the segment.
+        let baseSequence = max(start.sequence, max(holding.firstSequence, 1) - 1)
+        var base: (sequence: UInt64, state: JSON)?
+        var segmentActions: [BusAction] = []
         var moment: Moment?
-        _ = try files.reduce(from: start, through: target) { action, state in
+        _ = try files.reduce(from: start, through: target, seeing: { action in
+            if action.id >= holding.firstSequence { segmentActions.append(action) }
+        }) { action, state in
+            if base == nil, action.id > baseSequence { base = (baseSequence, state) }
             model.reduce(&state, action)
+            recent.count(1)
             if action.id == target { moment = Moment(action: action, state: state) }
         }
         guard let moment else { throw files.missing(target) }
+        if let base { recent.keep(.init(segment: holding, actions: segmentActions, base: base, moment: moment)) }
         return moment
     }
 
@@ -123,7 +138,8 @@ extension StateHistory {
         /// state after the last.
         /// - Throws: ``HistoryError`` (`not-found`) when the segments that held the actions
         ///   after `start` were compacted away; `journal-damaged` for damage.
-        func reduce(from start: Start, through target: UInt64, _ step: (BusAction, inout JSON) -> Void) throws(HistoryError) -> JSON {
+        func reduce(from start: Start, through target: UInt64, seeing: (BusAction) -> Void = { _ in },
+                    _ step: (BusAction, inout JSON) -> Void) throws(HistoryError) -> JSON {
             guard let first = segments.lastIndex(where: { $0.firstSequence <= start.sequence + 1 }) else {
                 throw .notFound("the actions after \(start.sequence) are no longer in the journal (it starts at \(segments.first?.firstSequence ?? 0), after a compaction)")
             }
@@ -136,6 +152,7 @@ extension StateHistory {
             let base = start.sequence
             do {
                 _ = try walker.walk(from: first, start: base > 0 ? JournalWalk.Start(sequence: base, chain: start.chain) : nil) { action throws(JournalError) in
+                    seeing(action)
                     guard action.id > base, action.id <= target else { return }
                     step(action, &state)
                     checkpoints.offer(action.id, state)

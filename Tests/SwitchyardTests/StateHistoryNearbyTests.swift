@@ -1,0 +1,83 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+@testable import Switchyard
+@testable import SwitchyardBus
+
+/// A question near the last one (a dashboard's drag) is answered from the last answer's
+/// segment, kept decoded (``HistoryRecentSegment``): the same moments a fresh reader finds,
+/// forward, backward, across kept states and across segments and snapshots, for less work.
+struct StateHistoryNearbyTests {
+    /// A counter bus's journal of `count` added numbers, a snapshot (and a new segment) every 7
+    /// actions; the model of its configuration.
+    private func journal(_ directory: JournalTestDirectory, count: Int) async throws -> BusStateModel {
+        let registry = journalRegistry()
+        let configuration = try journaledConfiguration(directory.path + "/data", plugins: #"[{"name": "w", "kind": "counter"}]"#,
+                                                       journal: #"{"fsync": "interval", "snapshotEvery": 7}"#, registry: registry)
+        let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
+        try await whileRunning(bus) {
+            for n in 1...count {
+                _ = try #require(await bus.dispatchReturningID(BusAction(type: "count/add", payload: .integer(Int64(n * 7 % 13)), source: "test")))
+            }
+        }
+        return try BusStateModel(configuration: configuration, registry: registry)
+    }
+
+    /// A drag back and forth over the whole journal, steps of up to 9 actions: every answer
+    /// of the reader that keeps its last segment (and states every 3 actions) equals a fresh
+    /// reader's, which reduces from the nearest snapshot or the start.
+    @Test func nearbyAnswersEqualFreshOnes() async throws {
+        let directory = try JournalTestDirectory()
+        let model = try await journal(directory, count: 60)
+        let data = directory.path + "/data"
+        let dragged = StateHistory(dataDirectory: data, model: model, checkpoints: HistoryCheckpoints(interval: 3, capacity: 8))
+        let end = try dragged.latestID()
+        var generator = SeededGenerator(seed: 37)
+        var point = end / 2
+        var asked: [UInt64] = []
+        for _ in 0..<150 {
+            point = UInt64(min(Int(end), max(1, Int(point) + Int.random(in: -9...9, using: &generator))))
+            asked.append(point)
+            let near = try dragged.moment(at: .id(point))
+            let fresh = try StateHistory(dataDirectory: data, model: model).moment(at: .id(point))
+            #expect(near.action == fresh.action, "action \(point)")
+            #expect(near.state == fresh.state, "state after action \(point)")
+        }
+        let segments = Set(asked.map { id in directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.last { segmentStart($0) <= id } })
+        #expect(segments.count > 3, "the drag crossed segments and snapshots")
+    }
+
+    /// Within a segment, a step forward reduces only the actions stepped over, the same point
+    /// again none, and a step back only from the segment's start or a kept state; a point in
+    /// another segment walks the journal again.
+    @Test func aNearbyQuestionReducesOnlyTheStep() async throws {
+        let directory = try JournalTestDirectory()
+        let model = try await journal(directory, count: 40)
+        let history = StateHistory(dataDirectory: directory.path + "/data", model: model, checkpoints: HistoryCheckpoints(interval: 1000))
+        let starts = directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.map(segmentStart).sorted()
+        let first = try #require(starts.dropFirst(2).first)
+        #expect(try #require(starts.first { $0 > first }) - first >= 6, "a segment of 6 actions or more: \(starts)")
+
+        _ = try history.moment(at: .id(first + 1))
+        var reduced = history.recent.reduced
+        func reducedSince() -> Int {
+            defer { reduced = history.recent.reduced }
+            return history.recent.reduced - reduced
+        }
+        #expect(try history.moment(at: .id(first + 4)).action.id == first + 4)
+        #expect(reducedSince() == 3)
+        #expect(try history.moment(at: .id(first + 4)).action.id == first + 4)
+        #expect(reducedSince() == 0)
+        #expect(try history.moment(at: .id(first + 2)).action.id == first + 2)
+        #expect(reducedSince() == 3, "from the state before the segment's first action")
+        #expect(try history.moment(at: .id(first + 5)).action.id == first + 5)
+        #expect(reducedSince() == 3)
+        // The first segment has no snapshot before it: the walk reduces from the start.
+        #expect(try history.moment(at: .id(2)).action.id == 2)
+        #expect(reducedSince() == 2)
+    }
+
+    private func segmentStart(_ name: String) -> UInt64 {
+        UInt64(name.dropFirst("segment-".count).prefix { $0.isNumber }) ?? 0
+    }
+}

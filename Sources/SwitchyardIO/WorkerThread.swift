@@ -57,13 +57,18 @@ package final class WorkerThread: Sendable {
 
     /// The thread's name (its first 15 bytes, as Linux keeps them).
     package let name: String
+    /// The thread's nice value; `nil` leaves the process's.
+    package let niceness: Int32?
     private let idleExit: Duration?
     private let shared = Shared()
 
     /// A worker whose thread is called `name`; with `idleExit`, the thread ends after that
-    /// long without work (and is started again by the next).
-    package init(name: String, idleExit: Duration? = nil) {
+    /// long without work (and is started again by the next). With `niceness` (19: the lowest
+    /// priority) the thread runs at that nice value, so on a busy machine the process's other
+    /// threads win the CPU over its work.
+    package init(name: String, idleExit: Duration? = nil, niceness: Int32? = nil) {
         self.name = name
+        self.niceness = niceness
         self.idleExit = idleExit
         if shared.wakeup == nil {
             let count = Self.pollingWorkers.add(1, ordering: .relaxed).newValue
@@ -115,8 +120,10 @@ package final class WorkerThread: Sendable {
         let shared = self.shared
         let idleExit = self.idleExit
         let name = name
+        let niceness = niceness
         startDetachedThread {
             nameCurrentThread(name)
+            if let niceness { setCurrentThreadNiceness(niceness) }
             Self.serve(shared, idleExit: idleExit)
         }
     }

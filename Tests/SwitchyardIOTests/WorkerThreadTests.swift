@@ -42,6 +42,34 @@ struct WorkerThreadTests {
         #expect(threads(named: "test-order") == 1)
     }
 
+    /// The nice values of this process's threads named `name`, as the kernel reports them
+    /// (field 19 of /proc/self/task/TID/stat).
+    private func niceness(ofThreadsNamed name: String) -> [Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task -> Int? in
+            guard (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == name,
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let nameEnd = stat.lastIndex(of: ")")
+            else { return nil }
+            // After the name come the fields from the third (the state) on: the nice value is the 19th.
+            let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+            return fields.count > 16 ? Int(fields[16]) : nil
+        }
+    }
+
+    /// A worker made with a nice value runs its work at it, as the kernel reports for its
+    /// thread; one made without runs at the nice value of the thread that started it.
+    @Test func workRunsAtTheWorkersNiceness() async {
+        let low = WorkerThread(name: "test-nice-19", niceness: 19)
+        #expect(await low.run { currentThreadNiceness() } == 19)
+        #expect(niceness(ofThreadsNamed: "test-nice-19") == [19])
+        let plain = WorkerThread(name: "test-nice-none")
+        let inherited = currentThreadNiceness()
+        #expect(inherited < 19)
+        #expect(await plain.run { currentThreadNiceness() } == inherited)
+        #expect(niceness(ofThreadsNamed: "test-nice-none") == [Int(inherited)])
+    }
+
     /// With `idleExit`, the thread ends once idle, and the next work starts another.
     @Test func idleThreadEndsAndRestarts() async {
         let worker = WorkerThread(name: "test-idle", idleExit: .milliseconds(20))

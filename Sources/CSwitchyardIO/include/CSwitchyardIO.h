@@ -60,6 +60,13 @@ void csio_block_sigpipe(void);
 /// bytes: Linux keeps no more).
 void csio_name_thread(const char *name);
 
+/// setpriority(PRIO_PROCESS, gettid(), niceness): Linux applies a nice value per thread.
+/// 0 on success, -1 with errno.
+int csio_set_thread_niceness(int niceness);
+
+/// getpriority(PRIO_PROCESS, gettid()): the calling thread's nice value.
+int csio_thread_niceness(void);
+
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK).
 int csio_pipe(int fds[2]);
 

@@ -16,8 +16,10 @@ final class HTTPServer: SocketServer {
     let port: Int
     let lifecycle: ServerLifecycle<HTTPStatistics>
     /// Reads the journal for `state?at=`, `why` and `diff`, one question at a time, on a thread
-    /// of its own: never on the event loop's, never on the bus's.
-    let historyWorker = WorkerThread(name: "http-history", idleExit: .seconds(10))
+    /// of its own: never on the event loop's, never on the bus's. At the lowest priority (nice
+    /// 19), so on a machine with few cores the bus's own threads win the CPU over a dashboard
+    /// scrubbing.
+    let historyWorker = WorkerThread(name: "http-history", idleExit: .seconds(10), niceness: 19)
 
     private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int,
                  signals: (outbox: LoopSignal, stop: LoopSignal)) {

@@ -59,6 +59,24 @@ struct TimelineBrowserTests {
                       ##"document.getElementById('why-text').textContent.startsWith("#\##(changeID) location/changed from location")"##)
             try check("why names its cause, the fix", ##"document.querySelector('#why-causes li')?.textContent === "caused by #\##(fixID) gps/fix from control""##)
             try browser.screenshot(to: screenshot)
+            // A drag that moves on while a past state is on its way (answers slowed to 400 ms,
+            // a step every 150 ms) asks one question at a time and ends at the last point.
+            _ = try browser.evaluate("""
+                (() => { window.pastAsked = { now: 0, most: 0, total: 0 };
+                  const plain = window.fetch;
+                  window.fetch = async (...request) => {
+                    if (!String(request[0]).includes("/api/state?at=")) return plain(...request);
+                    const asked = window.pastAsked;
+                    asked.now += 1; asked.total += 1; asked.most = Math.max(asked.most, asked.now);
+                    try { await new Promise((done) => setTimeout(done, 400)); return await plain(...request); } finally { asked.now -= 1; }
+                  };
+                  const range = document.getElementById('timeline-range');
+                  [0, 1, 2, 3, 4].forEach((step) => setTimeout(() => {
+                    range.value = String(\(changeID) + 1 + step); range.dispatchEvent(new Event('input')); }, step * 150));
+                  return true; })()
+                """)
+            try check("the slowed drag ends at its last point", #"document.body.dataset.timelineShown === "\#(changeID + 5)""#)
+            try check("one past state was asked at a time", "window.pastAsked.most === 1 && window.pastAsked.now === 0 && window.pastAsked.total < 5")
             _ = try browser.evaluate("document.getElementById('timeline-live').click()")
             try check("live returns to now", #"document.body.dataset.timeline === "live" && document.querySelector('[data-path="location.location.latitude"]')?.lastChild.textContent === "\#(latitudes[4])""#)
             try check("the whole track is back", #"document.querySelector('svg[data-plugin="location"]')?.dataset.points === "5""#)

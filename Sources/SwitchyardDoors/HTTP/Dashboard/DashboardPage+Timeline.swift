@@ -25,7 +25,8 @@ extension DashboardPage {
 
     static let timelineScript = #"""
         // null while live; else the id of the action the page shows the bus after.
-        const timeline = { at: null, shown: null, timer: null, last: 0 };
+        // `asking`: a past state is on its way (one question at a time).
+        const timeline = { at: null, shown: null, timer: null, last: 0, asking: false };
         marks.timeline = "live";
 
         // The range follows the journal's end while live.
@@ -49,16 +50,32 @@ extension DashboardPage {
           $("timeline-note").textContent = "#" + id + " …";
           clearTimeout(timeline.timer);
           // Dragging asks once it rests: one request per pause, not one per pixel.
-          timeline.timer = setTimeout(() => showMoment(id), 120);
+          timeline.timer = setTimeout(askMoment, 120);
         }
 
+        // One question at a time: while an answer is on its way, a drag that moves on only
+        // moves `timeline.at`, and the answer's arrival asks for where it rests then. So a
+        // bus is never asked faster than it answers, and the latest point always wins.
+        async function askMoment() {
+          if (timeline.asking) return;
+          timeline.asking = true;
+          try {
+            while (timeline.at !== null && timeline.at !== timeline.shown) {
+              if (!(await showMoment(timeline.at))) break;
+            }
+          } finally {
+            timeline.asking = false;
+          }
+        }
+
+        // Shows the bus after action `id`; false when it could not be had.
         async function showMoment(id) {
           let reply;
           try { reply = await getJSON("/api/state?at=" + id); } catch (error) {
             $("timeline-note").textContent = "#" + id + ": " + error.message;
-            return;
+            return false;
           }
-          if (timeline.at !== id) return;
+          if (timeline.at !== id) return true;
           const action = reply.at || {};
           $("timeline-note").textContent = "after #" + id + " " + (action.type || "") + " at " + clock(action.time);
           const changed = new Set();
@@ -69,6 +86,7 @@ extension DashboardPage {
           timeline.shown = id;
           marks.timelineShown = String(id);
           redrawMaps();
+          return true;
         }
 
         function goLive() {

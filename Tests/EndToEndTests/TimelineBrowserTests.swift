@@ -31,6 +31,9 @@ struct TimelineBrowserTests {
         let change = try #require(changes.count > 1 ? changes[1] : nil)
         let changeID = try #require(change["id"] as? Int)
         #expect(change["cause"] as? Int == fixes[1])
+        let journal = try await bus.client(["journal", "show"]).stdout.split(separator: "\n").map { object(String($0)) }
+        let emittedThen = journal.filter { $0["source"] as? String == "location" && ($0["id"] as? Int ?? .max) <= changeID }.count
+        #expect(emittedThen >= 2, "the emitter's availability and two changes")
         let screenshot = Self.screenshot
         let fixID = fixes[1]
 
@@ -49,6 +52,14 @@ struct TimelineBrowserTests {
             try check("the state tree shows the latitude then",
                       #"document.querySelector('[data-path="location.location.latitude"]')?.lastChild.textContent === "\#(latitudes[1])""#)
             try check("the map shows the track up to then", #"document.querySelector('svg[data-plugin="location"]')?.dataset.points === "2""#)
+            try check("the plugin table shows the emitted count the journal had then",
+                      #"document.querySelector('tr[data-plugin="location"] td[data-column="emitted"]')?.textContent === "\#(emittedThen)""#)
+            try check("its last action then is the change",
+                      ##"document.querySelector('tr[data-plugin="location"] td[data-column="last action"]')?.textContent.startsWith("#\##(changeID) location/changed")"##)
+            try check("its status then is the one bus/started left",
+                      #"document.querySelector('tr[data-plugin="location"] td[data-column="status"]')?.textContent === "running""#)
+            try check("a live-only counter shows a dash saying why",
+                      #"(() => { const cell = document.querySelector('tr[data-plugin="location"] td[data-column="dropped"]'); return cell?.textContent === "—" && cell.title.startsWith("not journaled"); })()"#)
             // The live state, refreshed every second, must not come back by itself.
             Thread.sleep(forTimeInterval: 1.5)
             try check("the state stays at the moment",

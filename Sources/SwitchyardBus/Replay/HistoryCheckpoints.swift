@@ -14,19 +14,20 @@ final class HistoryCheckpoints: Sendable {
     /// The most states kept; when full, the one nearest another is dropped first, so the kept
     /// ones stay spread over the journal.
     let capacity: Int
-    private let states = Mutex<[UInt64: JSON]>([:])
+    private let states = Mutex<[UInt64: StateHistory.Reduction]>([:])
 
     init(interval: UInt64 = 10_000, capacity: Int = 128) {
         self.interval = max(1, interval)
         self.capacity = max(1, capacity)
     }
 
-    /// Keeps `state`, the state right after action `sequence`, when it falls on the interval.
-    func offer(_ sequence: UInt64, _ state: JSON) {
+    /// Keeps `reduction`, the state (and plugins' activity) right after action `sequence`, when
+    /// it falls on the interval.
+    func offer(_ sequence: UInt64, _ reduction: StateHistory.Reduction) {
         guard sequence % interval == 0 else { return }
         states.withLock { states in
             guard states[sequence] == nil else { return }
-            states[sequence] = state
+            states[sequence] = reduction
             guard states.count > capacity else { return }
             let sorted = states.keys.sorted()
             // Drops the second of the closest pair: the spread stays even as the journal grows.
@@ -36,7 +37,7 @@ final class HistoryCheckpoints: Sendable {
     }
 
     /// The kept states before `target`, newest first.
-    func before(_ target: UInt64) -> [(sequence: UInt64, state: JSON)] {
+    func before(_ target: UInt64) -> [(sequence: UInt64, reduction: StateHistory.Reduction)] {
         states.withLock { states in
             states.filter { $0.key < target }.sorted { $0.key > $1.key }.map { ($0.key, $0.value) }
         }

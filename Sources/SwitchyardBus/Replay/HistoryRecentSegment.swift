@@ -17,9 +17,9 @@ final class HistoryRecentSegment: Sendable {
         var segment: JournalLayout.Segment
         /// The segment's actions in id order, every one the walk read.
         var actions: [BusAction]
-        /// The state right after `base`: before the segment's first action (or the start of
-        /// the walk inside it).
-        var base: (sequence: UInt64, state: JSON)
+        /// The state (and plugins' activity) right after `base`: before the segment's first
+        /// action (or the start of the walk inside it).
+        var base: (sequence: UInt64, reduction: StateHistory.Reduction)
         /// The last answer.
         var moment: StateHistory.Moment
     }
@@ -55,24 +55,25 @@ final class HistoryRecentSegment: Sendable {
         if target == kept.moment.action.id { return kept.moment }
         var start = kept.base
         if let checkpoint = checkpoints.before(target).first, checkpoint.sequence > start.sequence {
-            start = (checkpoint.sequence, checkpoint.state)
+            start = checkpoint
         }
-        if kept.moment.action.id < target, kept.moment.action.id > start.sequence {
-            start = (kept.moment.action.id, kept.moment.state)
+        if kept.moment.action.id < target, kept.moment.action.id > start.sequence, let plugins = kept.moment.plugins {
+            start = (kept.moment.action.id, StateHistory.Reduction(state: kept.moment.state, activity: plugins))
         }
-        var state = start.state
+        var reduction = start.reduction
         var index = kept.actions.partitionIndex { $0.id > start.sequence }
         var reached: BusAction?
         while index < kept.actions.count, kept.actions[index].id <= target {
             let action = kept.actions[index]
-            model.reduce(&state, action)
-            checkpoints.offer(action.id, state)
+            model.reduce(&reduction.state, action)
+            reduction.activity.fold(action)
+            checkpoints.offer(action.id, reduction)
             reached = action
             index += 1
             count(1)
         }
         guard let reached, reached.id == target else { return nil }
-        kept.moment = StateHistory.Moment(action: reached, state: state)
+        kept.moment = StateHistory.Moment(action: reached, state: reduction.state, plugins: reduction.activity)
         let answered = kept
         self.kept.withLock { $0 = answered }
         return answered.moment

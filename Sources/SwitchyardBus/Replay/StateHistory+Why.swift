@@ -53,12 +53,12 @@ extension StateHistory {
         var change: (action: BusAction, before: JSON?, after: JSON?)?
         var end = target
         for start in files.starts(before: target, model) where start.sequence < end {
-            _ = try files.reduce(from: start, through: end) { action, state in
-                let before = path.isEmpty ? state : state.value(atSteps: steps)
-                model.reduce(&state, action)
-                let after = path.isEmpty ? state : state.value(atSteps: steps)
+            _ = try files.reduce(from: start, through: end) { action, reduction in
+                let before = path.isEmpty ? reduction.state : reduction.state.value(atSteps: steps)
+                model.reduce(&reduction.state, action)
+                let after = path.isEmpty ? reduction.state : reduction.state.value(atSteps: steps)
                 if before != after { change = (action, before, after) }
-                if action.id == target { moment = Moment(action: action, state: state) }
+                if action.id == target { moment = Moment(action: action, state: reduction.state) }
             }
             guard moment != nil else { throw files.missing(target) }
             if change != nil { break }

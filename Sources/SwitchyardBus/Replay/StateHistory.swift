@@ -17,6 +17,9 @@ public struct StateHistory: Sendable {
         public var action: BusAction
         /// The bus state right after it.
         public var state: JSON
+        /// What the journal tells of each plugin then (``PluginActivity``); `nil` where the
+        /// question did not need it (``why(path:at:)``).
+        public var plugins: PluginActivity?
     }
 
     /// The data directory read.
@@ -55,18 +58,19 @@ public struct StateHistory: Sendable {
         // The state before the target's segment (or the start inside it), for a later question
         // back inside the segment.
         let baseSequence = max(start.sequence, max(holding.firstSequence, 1) - 1)
-        var base: (sequence: UInt64, state: JSON)?
+        var base: (sequence: UInt64, reduction: Reduction)?
         var segmentActions: [BusAction] = []
-        var moment: Moment?
-        _ = try files.reduce(from: start, through: target, seeing: { action in
+        var reached: BusAction?
+        let reduced = try files.reduce(from: start, through: target, seeing: { action in
             if action.id >= holding.firstSequence { segmentActions.append(action) }
-        }) { action, state in
-            if base == nil, action.id > baseSequence { base = (baseSequence, state) }
-            model.reduce(&state, action)
+        }) { action, reduction in
+            if base == nil, action.id > baseSequence { base = (baseSequence, reduction) }
+            model.reduce(&reduction.state, action)
             recent.count(1)
-            if action.id == target { moment = Moment(action: action, state: state) }
+            if action.id == target { reached = action }
         }
-        guard let moment else { throw files.missing(target) }
+        guard let reached else { throw files.missing(target) }
+        let moment = Moment(action: reached, state: reduced.state, plugins: reduced.activity)
         if let base { recent.keep(.init(segment: holding, actions: segmentActions, base: base, moment: moment)) }
         return moment
     }
@@ -88,11 +92,18 @@ public struct StateHistory: Sendable {
 }
 
 extension StateHistory {
-    /// Where a reduction starts: after `sequence`, from `state`.
+    /// Where a reduction starts: after `sequence`, from `state` and the plugins' activity.
     struct Start {
         var sequence: UInt64
-        var state: JSON
+        var reduction: Reduction
         var chain: UInt32?
+    }
+
+    /// A reduction's progress: the state, and what the journal told of the plugins (folded by
+    /// ``Files/reduce(from:through:seeing:_:)`` after each step).
+    struct Reduction: Sendable {
+        var state: JSON
+        var activity: PluginActivity
     }
 
     /// The journal's files as listed once per question, and the reads over them.
@@ -122,24 +133,26 @@ extension StateHistory {
         /// The kept states and snapshots before `target`, newest first, then the initial
         /// state: the starts a scan backwards tries in turn (only the first unless `all`).
         func starts(before target: UInt64, _ model: BusStateModel, all: Bool = true) -> [Start] {
-            var found = checkpoints.before(target).map { Start(sequence: $0.sequence, state: $0.state, chain: nil) }
+            var found = checkpoints.before(target).map { Start(sequence: $0.sequence, reduction: $0.reduction, chain: nil) }
             let newestKept = found.first?.sequence ?? 0
             for snapshot in snapshots.reversed() where snapshot.sequence < target && (all || snapshot.sequence > newestKept) {
                 guard let read = try? JournalSnapshot.read(snapshot) else { continue }
-                found.append(Start(sequence: read.sequence, state: model.adopt(read.state), chain: read.chain))
+                let reduction = Reduction(state: model.adopt(read.state), activity: PluginActivity(since: read.sequence))
+                found.append(Start(sequence: read.sequence, reduction: reduction, chain: read.chain))
                 if !all { break }
             }
             found.sort { $0.sequence > $1.sequence }
-            return found + [Start(sequence: 0, state: model.initialState, chain: nil)]
+            return found + [Start(sequence: 0, reduction: Reduction(state: model.initialState, activity: PluginActivity(since: 0)), chain: nil)]
         }
 
         /// Reduces the actions after `start` through `target` with `step` (which reduces each
-        /// into the state it is handed), reading only the segments that hold them. Returns the
-        /// state after the last.
+        /// into the state it is handed; the activity is folded after it), reading only the
+        /// segments that hold them; `seeing` is handed every action read, before or after them.
+        /// Returns the reduction after the last.
         /// - Throws: ``HistoryError`` (`not-found`) when the segments that held the actions
         ///   after `start` were compacted away; `journal-damaged` for damage.
         func reduce(from start: Start, through target: UInt64, seeing: (BusAction) -> Void = { _ in },
-                    _ step: (BusAction, inout JSON) -> Void) throws(HistoryError) -> JSON {
+                    _ step: (BusAction, inout Reduction) -> Void) throws(HistoryError) -> Reduction {
             guard let first = segments.lastIndex(where: { $0.firstSequence <= start.sequence + 1 }) else {
                 throw .notFound("the actions after \(start.sequence) are no longer in the journal (it starts at \(segments.first?.firstSequence ?? 0), after a compaction)")
             }
@@ -148,19 +161,20 @@ extension StateHistory {
                 try FileSystem.read(segment.path)
             }
             walker.requireMark = false
-            var state = start.state
+            var reduction = start.reduction
             let base = start.sequence
             do {
                 _ = try walker.walk(from: first, start: base > 0 ? JournalWalk.Start(sequence: base, chain: start.chain) : nil) { action throws(JournalError) in
                     seeing(action)
                     guard action.id > base, action.id <= target else { return }
-                    step(action, &state)
-                    checkpoints.offer(action.id, state)
+                    step(action, &reduction)
+                    reduction.activity.fold(action)
+                    checkpoints.offer(action.id, reduction)
                 }
             } catch {
                 throw .journal(error)
             }
-            return state
+            return reduction
         }
 
         /// The id `point` names: itself, or the last action stamped at or before the time.

@@ -31,7 +31,7 @@ extension HTTPRouter {
                     guard let value = moment.state.value(atPath: statePath) else {
                         throw HistoryError(code: "not-found", message: ControlError.notFound(path: statePath).message + " after action \(moment.action.id)")
                     }
-                    return .json(["ok": true, "at": moment.action.json, "state": value])
+                    return .json(["ok": true, "at": moment.action.json, "state": value, "plugins": moment.plugins?.json ?? .null])
                 }
             }
         } catch {

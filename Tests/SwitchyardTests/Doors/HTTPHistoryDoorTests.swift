@@ -54,6 +54,12 @@ struct HTTPHistoryDoorTests {
         #expect(answers[0].body["state"] == 2)
         #expect(answers[0].body["at"]?["id"]?.intValue == Int(first))
         #expect(answers[1].body["state"]?["counter"]?["total"] == 7)
+        // What the journal tells of each source then: the door's actions, the last one second.
+        let plugins = try #require(answers[1].body["plugins"])
+        #expect(plugins["since"] == 0)
+        #expect(plugins["sources"]?["test"]?["emitted"] == 2 && plugins["sources"]?["control"]?["emitted"] == 1)
+        #expect(plugins["sources"]?["test"]?["last"]?["id"]?.intValue == Int(second))
+        #expect(answers[0].body["plugins"]?["sources"]?["test"]?["emitted"] == 1)
         let why = try #require(answers[2].body["why"])
         #expect(why["changedBy"]?["id"]?.intValue == Int(second))
         #expect(why["before"] == 2 && why["after"] == 7 && why["value"] == 7)

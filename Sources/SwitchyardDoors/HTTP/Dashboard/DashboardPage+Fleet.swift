@@ -45,7 +45,7 @@ extension DashboardPage {
             row.appendChild(element("td", stale ? "bad" : "good", stale ? "quiet" : "heard"));
             const last = element("td", "", "last " + (entry.lastType || "?") + " at " + clock(entry.lastSeen) + " (" + (age >= 0 ? formatDuration(age / 1000) : "?") + " ago) · "
               + (entry.received || 0) + " received");
-            last.colSpan = 5;
+            last.colSpan = 7;
             row.appendChild(last);
             rows.push(row);
           }

@@ -68,7 +68,7 @@ extension DashboardPage {
         tr.origin td:first-child { padding-left: 1.2em; }
         #timeline { display: flex; gap: .5em; align-items: center; margin-top: .5em; }
         #timeline input[type=range] { flex: 1; padding: 0; border: 0; }
-        body:not([data-timeline="live"]) #plugins tr[data-plugin] { opacity: .55; }
+        body:not([data-timeline="live"]) #plugins tr[data-plugin] td { background: #fffbea; }
         body:not([data-timeline="live"]) #state { background: #fffbea; }
         #why { border-top: 1px solid var(--line); margin-top: .5em; }
         #why ol { margin: .2em 0 0; padding-left: 1.6em; }

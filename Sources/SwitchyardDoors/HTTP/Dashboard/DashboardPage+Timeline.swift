@@ -3,9 +3,8 @@ extension DashboardPage {
     ///
     /// Dragging the range (or stepping it with the arrow keys) shows the bus as it was right
     /// after that action: the state tree from `/api/state?at=ID`, the maps' tracks up to that
-    /// action (`visiblePoints`), the plugins table greyed (its counters are live: they are not
-    /// journaled). "Live" returns to
-    /// now. A click on a value in the state tree asks `/api/why` (at the moment shown) and shows
+    /// action (`visiblePoints`), the plugins table as the journal tells it then (emitted
+    /// count, last action, lifecycle; "—" for the live-only counters). "Live" returns to now. A click on a value in the state tree asks `/api/why` (at the moment shown) and shows
     /// the action that last changed it and its causes. For tests: `body[data-timeline]` is
     /// `live` or the id asked for, `body[data-timeline-shown]` the id whose state is shown,
     /// `#why[data-explained]` the path explained.
@@ -26,7 +25,8 @@ extension DashboardPage {
     static let timelineScript = #"""
         // null while live; else the id of the action the page shows the bus after.
         // `asking`: a past state is on its way (one question at a time).
-        const timeline = { at: null, shown: null, timer: null, last: 0, asking: false };
+        // `plugins`: what the journal told of the plugins at the moment shown.
+        const timeline = { at: null, shown: null, timer: null, last: 0, asking: false, plugins: null };
         marks.timeline = "live";
 
         // The range follows the journal's end while live.
@@ -84,6 +84,8 @@ extension DashboardPage {
           tree.value = reply.state;
           $("state").replaceChildren(...children(reply.state, "", 0, changed));
           timeline.shown = id;
+          timeline.plugins = reply.plugins || null;
+          renderPlugins();
           marks.timelineShown = String(id);
           redrawMaps();
           return true;
@@ -92,6 +94,8 @@ extension DashboardPage {
         function goLive() {
           timeline.at = null;
           timeline.shown = null;
+          timeline.plugins = null;
+          renderPlugins();
           marks.timeline = "live";
           delete marks.timelineShown;
           $("timeline-live").classList.add("on");

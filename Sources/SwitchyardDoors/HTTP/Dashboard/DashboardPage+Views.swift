@@ -12,31 +12,68 @@ extension DashboardPage {
           return parts.join(" ");
         }
 
-        // Plugin health; also finds the plugins that get a map, and the tile template.
-        async function refreshStats() {
-          const stats = (await getJSON("/api/stats")).stats || {};
-          $("bus").textContent = "bus " + (stats.name || "?") + " · " + (stats.actions || 0) + " actions · up "
-            + formatDuration(stats.uptime);
+        const PLUGIN_COLUMNS = ["plugin", "kind", "status", "restarts", "failures", "dropped", "buffer", "emitted", "last action", "last error"];
+        const NOT_JOURNALED = "not journaled: only the live bus counts it, so the past has no value";
+
+        function statusClass(status) {
+          return /fail|gave|stopp|restart/.test(status) ? "bad" : status === "running" ? "good" : "";
+        }
+
+        // A plugin's cells, [value, class, title] per column: live from /api/stats, or at the
+        // moment the timeline shows from what the journal told then (`timeline.plugins`).
+        function pluginCells(plugin) {
+          const status = String(plugin.status || "");
+          if (timeline.at === null || !timeline.plugins) {
+            return [[plugin.name, ""], [plugin.kind, "muted"], [status, statusClass(status)],
+              [plugin.restarts, "num"], [plugin.failures, "num"], [plugin.dropped, "num"], [plugin.queued, "num"],
+              [plugin.emitted, "num", "actions emitted since the bus started"], ["", ""], [plugin.lastError || "", "bad"]];
+          }
+          const then = (timeline.plugins.sources || {})[plugin.name] || { emitted: 0 };
+          const since = timeline.plugins.since || 0;
+          const last = then.last;
+          return [[plugin.name, ""], [plugin.kind, "muted"],
+            then.status ? [then.status, statusClass(then.status)] : ["—", "muted", "no lifecycle action of it in the journal before this moment"],
+            [then.restarts ?? 0, "num"], [then.failures ?? 0, "num"],
+            ["—", "muted", NOT_JOURNALED], ["—", "muted", NOT_JOURNALED],
+            [then.emitted, "num", since ? "actions journaled after #" + since + " (the snapshot the history started from)" : "actions journaled up to this moment"],
+            last ? ["#" + last.id + " " + last.type + " at " + clock(last.time), "mono"] : ["—", "muted", "no action of it in the journal before this moment"],
+            [then.lastError || "", "bad"]];
+        }
+
+        // The plugins table from the last /api/stats, live or at the timeline's moment.
+        function renderPlugins() {
+          const stats = lastStats || {};
           const rows = [];
           for (const plugin of stats.plugins || []) {
             const row = element("tr");
             row.dataset.plugin = plugin.name;
-            const status = String(plugin.status || "");
-            const cells = [
-              [plugin.name, ""], [plugin.kind, "muted"],
-              [status, /fail|gave|stopp|restart/.test(status) ? "bad" : status === "running" ? "good" : ""],
-              [plugin.restarts, "num"], [plugin.failures, "num"], [plugin.dropped, "num"], [plugin.queued, "num"],
-              [plugin.lastError || "", "bad"],
-            ];
-            for (const [value, className] of cells) row.appendChild(element("td", className, value === undefined || value === null ? "" : String(value)));
+            pluginCells(plugin).forEach(([value, className, title], index) => {
+              const cell = element("td", className, value === undefined || value === null ? "" : String(value));
+              cell.dataset.column = PLUGIN_COLUMNS[index];
+              if (title) cell.title = title;
+              row.appendChild(cell);
+            });
             rows.push(row);
+          }
+          rows.push(...originRows());
+          document.querySelector("#plugins tbody").replaceChildren(...rows);
+        }
+
+        let lastStats = null;
+
+        // Plugin health; also finds the plugins that get a map, and the tile template.
+        async function refreshStats() {
+          const stats = (await getJSON("/api/stats")).stats || {};
+          lastStats = stats;
+          $("bus").textContent = "bus " + (stats.name || "?") + " · " + (stats.actions || 0) + " actions · up "
+            + formatDuration(stats.uptime);
+          for (const plugin of stats.plugins || []) {
             if (Object.hasOwn(POSITION_SOURCES, plugin.kind)) {
               ensureMap(plugin.name, plugin.kind, stats.journal ? stats.journal.lastSequence || 0 : 0);
             }
           }
-          rows.push(...originRows());
           updateTimeline(stats.journal ? stats.journal.lastSequence || 0 : 0);
-          document.querySelector("#plugins tbody").replaceChildren(...rows);
+          renderPlugins();
           refreshFleet(stats.journal ? stats.journal.lastSequence || 0 : 0);
           const tiles = stats.http && typeof stats.http.tiles === "string" ? stats.http.tiles : null;
           if (tiles !== mapTiles) { mapTiles = tiles; redrawMaps(); }

@@ -61,7 +61,7 @@ enum DashboardPage {
           <section class="panel" id="plugins-panel">
             <h2>Plugins</h2>
             <table id="plugins"><thead><tr><th>plugin</th><th>kind</th><th>status</th><th>restarts</th><th>failures</th>
-              <th>dropped</th><th>buffer</th><th>last error</th></tr></thead><tbody></tbody></table>
+              <th>dropped</th><th>buffer</th><th>emitted</th><th>last action</th><th>last error</th></tr></thead><tbody></tbody></table>
           </section>
           <section class="panel" id="maps-panel">
             <h2>Location</h2>

@@ -188,12 +188,20 @@ extension NATSBridge {
         var received = 0
         var duplicates = 0
         var invalid = 0
+        // When each origin stamped its action, for the transport's lag, read at receipt.
+        var stamps: [(InboundDecoder.SentTime, source: String)] = []
+        var warnedTime = false
         for delivery in deliveries {
             switch decoder.decide(delivery.message) {
-            case .action(let type, let payload, let source, let messageID):
+            case .action(let type, let payload, let source, let messageID, let time):
                 received += 1
                 actions.append(BusAction(type: type, payload: payload, source: source))
                 if let messageID { messageIDs.append(messageID) }
+                if case .unreadable(let text) = time, !warnedTime {
+                    warnedTime = true
+                    context.log.warning("a Switchyard-Time header is not a time (ignored, counted in badTimeHeaders): \(JSON.string(text))")
+                }
+                if time != .absent { stamps.append((time, source)) }
             case .invalid(let reason):
                 invalid += 1
                 if invalid == 1 { context.log.warning("received a message that is not an action: \(reason)") }
@@ -227,6 +235,6 @@ extension NATSBridge {
             for messageID in messageIDs { decoder.forget(messageID) }
         }
         connection.write(acknowledgements)
-        count(received: durable ? received : 0, duplicates: duplicates, invalid: invalid)
+        count(received: durable ? received : 0, duplicates: duplicates, invalid: invalid, sent: stamps)
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SwitchyardBus
 import Synchronization
 
@@ -24,6 +25,7 @@ final class NATSBridge: Sendable {
         var received = 0
         var duplicates = 0
         var invalid = 0
+        var lags = OriginLags()
     }
 
     let settings: NATSSettings
@@ -88,13 +90,15 @@ final class NATSBridge: Sendable {
             + "\(counters["dropped"]?.intValue ?? 0) dropped, \(counters["buffered"]?.intValue ?? 0) unsent")
     }
 
-    /// The bridge's counters: `published`, `received`, `buffered`, `dropped`, `failed`, `duplicates`.
+    /// The bridge's counters: `published`, `received`, `buffered`, `dropped`, `failed`, `duplicates`;
+    /// once an origin's `Switchyard-Time` was read, `originLag` (``OriginLags``); once one was
+    /// not a time, `badTimeHeaders`.
     var counters: JSON {
         let (published, failed, held, dropped) = shared.withLock { shared in
             (shared.machine.publishedCount, shared.machine.failedCount, shared.machine.heldCount, shared.machine.droppedCount)
         }
         let tally = self.tally.withLock { $0 }
-        return [
+        var counters: JSON = [
             "published": .integer(Int64(published)),
             "received": .integer(Int64(tally.received)),
             "buffered": .integer(Int64(held)),
@@ -103,6 +107,9 @@ final class NATSBridge: Sendable {
             "failed": .integer(Int64(failed + tally.invalid)),
             "duplicates": .integer(Int64(tally.duplicates)),
         ]
+        if !tally.lags.lags.isEmpty { counters["originLag"] = tally.lags.json }
+        if tally.lags.unreadable > 0 { counters["badTimeHeaders"] = .integer(Int64(tally.lags.unreadable)) }
+        return counters
     }
 
     // MARK: The machine
@@ -155,11 +162,13 @@ final class NATSBridge: Sendable {
         shared.withLock { $0.dispatching = flag }
     }
 
-    func count(received: Int, duplicates: Int, invalid: Int) {
+    func count(received: Int, duplicates: Int, invalid: Int, sent: [(InboundDecoder.SentTime, source: String)] = []) {
+        let now = Date()
         tally.withLock { tally in
             tally.received += received
             tally.duplicates += duplicates
             tally.invalid += invalid
+            for (time, source) in sent { tally.lags.record(time, from: source, now: now) }
         }
     }
 

@@ -4,7 +4,7 @@ import SwitchyardBus
 extension NATSPlugin {
     /// The bridge's traffic on `/metrics`: what it published, received, holds and dropped; and,
     /// per origin bus heard (at most ``RelayOrigins/originLimit``), the actions received from
-    /// it and when the last one was.
+    /// it, when the last one was, and its transport lag (origins that send `Switchyard-Time`).
     public static var contributions: PluginContributions {
         PluginContributions(metrics: [
             .reported("published", as: "switchyard_nats_published_total", .counter, help: "Actions a NATS bridge published."),
@@ -16,6 +16,10 @@ extension NATSPlugin {
             },
             origins("switchyard_nats_origin_last_seen_seconds", .gauge, help: "When the last action from each origin bus was reduced (Unix time).") { origin in
                 origin["lastSeen"]?.stringValue.flatMap(Timestamp.parseISO8601)?.timeIntervalSince1970
+            },
+            origins("switchyard_nats_origin_lag_seconds", .gauge,
+                    help: "From when each origin bus stamped its last action to when this bridge received it (origins that send a time).") { origin in
+                origin["lag"]?.doubleValue
             },
         ])
     }

@@ -4,8 +4,19 @@ import SwitchyardBus
 /// `status` (`connecting` | `connected` | `disconnected`), `url`, `server`, `lastError`,
 /// `failures` (the `NAME/failed` count), `dropped` (actions lost to a full buffer) and
 /// `counters` (the bridge's, at most a second old while they change: `NAME/counters`); and for
-/// a plugin that subscribes, `origins`: the buses heard through NATS (``RelayOrigins``).
+/// a plugin that subscribes, `origins`: the buses heard through NATS (``RelayOrigins``), with
+/// their lag from the counters' `originLag`.
 enum NATSStatusSlice {
+    /// Keeps the bridge's counters; their per-origin lag goes to the origins instead.
+    private static func counters(_ counters: JSON, subscribes: Bool, into slice: inout JSON) {
+        var counters = counters
+        if let lags = counters["originLag"] {
+            counters["originLag"] = nil
+            if subscribes { RelayOrigins.lagged(lags, in: &slice) }
+        }
+        slice["counters"] = counters
+    }
+
     /// The slice before any action; with `origins` for a plugin that subscribes.
     static func initial(url: String, subscribes: Bool = false) -> JSON {
         var slice: JSON = [
@@ -40,14 +51,14 @@ enum NATSStatusSlice {
                 if let url = action.payload["url"] { slice["url"] = url }
                 if let server = action.payload["server"] { slice["server"] = server }
                 if let reason = action.payload["reason"] { slice["lastError"] = reason }
-                if let counters = action.payload["counters"] { slice["counters"] = counters }
+                if let counters = action.payload["counters"] { Self.counters(counters, subscribes: subscribes, into: &slice) }
             case failed:
                 slice["lastError"] = action.payload["message"] ?? .null
                 slice["failures"] = .integer(Int64((slice["failures"]?.intValue ?? 0) + 1))
             case overflow:
                 slice["dropped"] = action.payload["dropped"] ?? .null
             case counters:
-                slice["counters"] = action.payload
+                Self.counters(action.payload, subscribes: subscribes, into: &slice)
             default:
                 break
             }

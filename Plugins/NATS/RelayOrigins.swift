@@ -4,7 +4,10 @@ import SwitchyardBus
 /// bus, the source its actions carry (`nats:ORIGIN`), how many were reduced, when the last one
 /// was (the time this bus reduced it), its type, and the types heard (at most
 /// ``typeLimit``, first come). Folded from the relayed actions themselves, so a replay, a
-/// restart or a look at the past (`state --at`) sees the same.
+/// restart or a look at the past (`state --at`) sees the same. With the bridge's counters
+/// (`NAME/counters`, at most a second old) come `lag`, the transport lag of the origin's last
+/// action in seconds (``OriginLags``), and `maxLag`, the largest seen; an origin whose bus
+/// sends no `Switchyard-Time` has neither.
 ///
 /// Bounded: at most ``originLimit`` origins are kept; one more evicts the one heard least
 /// recently, counted in `originsEvicted`, so a publisher that invents origin names cannot grow
@@ -45,6 +48,20 @@ enum RelayOrigins {
             entry["types"] = .array(types)
         }
         origins[key] = .object(entry)
+        slice[member] = .object(origins)
+    }
+
+    /// Folds the bridge's `originLag` counter (``OriginLags/json``) into the origins it names.
+    static func lagged(_ lags: JSON?, in slice: inout JSON) {
+        guard let lags = lags?.objectValue, !lags.isEmpty, var origins = slice[member]?.objectValue else { return }
+        slice[member] = .null
+        for (origin, lag) in lags {
+            guard var entry = origins[origin]?.objectValue, let last = lag["last"]?.doubleValue else { continue }
+            entry["lag"] = .number(last)
+            let largest = max(lag["largest"]?.doubleValue ?? last, entry["maxLag"]?.doubleValue ?? -.infinity)
+            entry["maxLag"] = .number(largest)
+            origins[origin] = .object(entry)
+        }
         slice[member] = .object(origins)
     }
 

@@ -28,7 +28,8 @@ struct BuiltInMetricsTests {
                                    effectsCancelled: 0, effectsIgnored: 0, effectOutputsDiscarded: 0, subscribers: []),
             inboxCapacity: 16, plugins: plugins, control: nil, journal: nil)
         let state: JSON = ["gps": ["fix": ["mode": 3], "satellites": ["used": 7, "visible": 12], "status": "connected"],
-                           "nats2": ["origins": ["truck-a": ["received": 3, "lastSeen": "2027-01-15T08:00:00.250Z"]]]]
+                           "nats2": ["origins": ["truck-a": ["received": 3, "lastSeen": "2027-01-15T08:00:00.250Z", "lag": 0.125, "maxLag": 2.5],
+                                                     "truck-b": ["received": 1, "lastSeen": "2027-01-15T08:00:01.000Z"]]]]
         let results: [BusCounters.Outcome: UInt64] = [
             BusCounters.Outcome(plugin: "fetch", outcome: "failed", kind: "timeout"): 2,
             BusCounters.Outcome(plugin: "fetch", outcome: "failed", kind: "http"): 1,
@@ -156,9 +157,14 @@ switchyard_nats_dropped_total{plugin="nats1"} 0
 # HELP switchyard_nats_origin_received_total Actions a NATS bridge reduced from each origin bus.
 # TYPE switchyard_nats_origin_received_total counter
 switchyard_nats_origin_received_total{plugin="nats2",origin="truck-a"} 3
+switchyard_nats_origin_received_total{plugin="nats2",origin="truck-b"} 1
 # HELP switchyard_nats_origin_last_seen_seconds When the last action from each origin bus was reduced (Unix time).
 # TYPE switchyard_nats_origin_last_seen_seconds gauge
 switchyard_nats_origin_last_seen_seconds{plugin="nats2",origin="truck-a"} 1800000000.25
+switchyard_nats_origin_last_seen_seconds{plugin="nats2",origin="truck-b"} 1800000001
+# HELP switchyard_nats_origin_lag_seconds From when each origin bus stamped its last action to when this bridge received it (origins that send a time).
+# TYPE switchyard_nats_origin_lag_seconds gauge
+switchyard_nats_origin_lag_seconds{plugin="nats2",origin="truck-a"} 0.125
 # HELP switchyard_plugin_counter Counters plugins report about themselves, by name.
 # TYPE switchyard_plugin_counter gauge
 switchyard_plugin_counter{plugin="nats2",kind="nats",name="reconnects"} 3

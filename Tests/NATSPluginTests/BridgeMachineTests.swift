@@ -99,13 +99,15 @@ struct BridgeMachineTests {
     /// An action larger than max_payload is reported and never sent, also when the limit shrinks on a reconnect.
     @Test func oversized() {
         var machine = BridgeMachine(configuration: Self.configuration(.core))
-        _ = machine.connected(maxPayload: 200, inbox: Self.inbox, now: .zero)
+        // The medium message (its headers included) fits in 250 bytes, not in 100.
+        _ = machine.connected(maxPayload: 250, inbox: Self.inbox, now: .zero)
         let big = OutboxTests.message(1, payload: .string(String(repeating: "x", count: 300)))
         let effects = machine.submit(big, now: .zero)
         #expect(effects.bytes.isEmpty)
-        #expect(effects.reports == [.oversized(type: "demo/tick", id: 1, size: big.size, maxPayload: 200)])
+        #expect(effects.reports == [.oversized(type: "demo/tick", id: 1, size: big.size, maxPayload: 250)])
         machine.disconnected()
         let medium = OutboxTests.message(2, payload: .string(String(repeating: "x", count: 100)))
+        #expect((101...250).contains(medium.size))
         #expect(machine.submit(medium, now: .zero).reports.isEmpty)
         let reconnected = machine.connected(maxPayload: 100, inbox: Self.inbox, now: .zero)
         #expect(reconnected.reports == [.oversized(type: "demo/tick", id: 2, size: medium.size, maxPayload: 100)])

@@ -33,6 +33,14 @@ struct FleetMapTests {
         await hq.wait("fixes from both trucks", timeout: .seconds(60)) { bus in
             Set(bus.actions("gps/fix").map(\.source)).isSuperset(of: ["nats:fleet-a", "nats:fleet-b"])
         }
+        // Two publishers that are not buses of this version: one sends no time (no lag, not an
+        // error), one a time that is not one (ignored and counted); their actions still arrive.
+        try Self.publishForeign(port: server.port, origin: "legacy", time: nil)
+        try Self.publishForeign(port: server.port, origin: "odd", time: "soon")
+        await hq.wait("the foreign actions and the counted header", timeout: .seconds(60)) { bus in
+            Set(bus.actions("door/open").map(\.source)) == ["nats:legacy", "nats:odd"]
+                && bus.actions("nats/counters").last?.payload["badTimeHeaders"] == 1
+        }
         let screenshot = Self.screenshot
         let failures = try await HeadlessChromium.inBrowser("http://127.0.0.1:\(port)/", showing: "document.getElementById('maps-panel').outerHTML") { page in
             let check = page.check
@@ -42,9 +50,17 @@ struct FleetMapTests {
             try check("this bus's own position is the route's end", Self.layer("location", at: (-41.2846, 174.7779)))
             try check("the plugin table lists each origin under the bridge",
                       #"['fleet-a', 'fleet-b'].every((name) => document.querySelector(`#plugins tr.origin[data-origin="${name}"][data-relay="nats"]`)?.textContent.includes('gps/fix'))"#)
-            _ = try page.browser.evaluate("fetch('/metrics').then((r) => r.text()).then((text) => { window.metricsText = text; })")
-            try check("/metrics counts each origin",
-                      #"/switchyard_nats_origin_received_total\{plugin="nats",origin="fleet-a"\} [1-9]/.test(window.metricsText || '') && /origin="fleet-b"/.test(window.metricsText)"#)
+            try check("each truck's row shows its lag in milliseconds",
+                      #"['fleet-a', 'fleet-b'].every((name) => /^lag -?[0-9]+ ms \(largest -?[0-9]+ ms\)$/.test(document.querySelector(`#plugins tr.origin[data-origin="${name}"] .lag`)?.textContent))"#)
+            try check("an origin that sends no time shows a dash saying why",
+                      #"(() => { const lag = document.querySelector('#plugins tr.origin[data-origin="legacy"] .lag'); return lag?.textContent === "lag —" && lag.title.includes("no Switchyard-Time"); })()"#)
+            try check("an unreadable time gives no lag", #"document.querySelector('#plugins tr.origin[data-origin="odd"] .lag')?.textContent === "lag —""#)
+            // Asks again at each look: the lag reaches the slice with the bridge's counters, once a second.
+            try check("/metrics counts each origin and shows each truck's lag",
+                      #"(fetch('/metrics').then((r) => r.text()).then((text) => { window.metricsText = text; }), "#
+                        + #"/switchyard_nats_origin_received_total\{plugin="nats",origin="fleet-a"\} [1-9]/.test(window.metricsText || '') && /origin="fleet-b"/.test(window.metricsText) && "#
+                        + #"/switchyard_nats_origin_lag_seconds\{plugin="nats",origin="fleet-a"\} -?[0-9.e-]+\n/.test(window.metricsText) && "#
+                        + #"!/switchyard_nats_origin_lag_seconds\{plugin="nats",origin="legacy"\}/.test(window.metricsText))"#)
             try page.browser.screenshot(to: screenshot)
         }
         for failure in failures { Issue.record(Comment(rawValue: failure)) }
@@ -59,6 +75,16 @@ struct FleetMapTests {
         for failure in quiet { Issue.record(Comment(rawValue: failure)) }
         #expect(await trucks[0].stop() == 0)
         #expect(await hq.stop() == 0)
+    }
+
+    /// Publishes a `door/open` action as a bus of `origin` would, with `time` as its
+    /// `Switchyard-Time` header (none when `nil`).
+    private static func publishForeign(port: Int, origin: String, time: String?) throws {
+        let headers = "NATS/1.0\r\nSwitchyard-Origin: \(origin)\r\n" + (time.map { "Switchyard-Time: \($0)\r\n" } ?? "") + "\r\n"
+        let payload = #"{"door":"rear"}"#
+        let text = "CONNECT {\"verbose\":false,\"pedantic\":false,\"headers\":true}\r\n"
+            + "HPUB switchyard.door.open \(headers.utf8.count) \(headers.utf8.count + payload.utf8.count)\r\n\(headers)\(payload)\r\nPING\r\n"
+        try RawNATSClient.send(Array(text.utf8), port: port)
     }
 
     /// The JavaScript condition that the fleet map's layer `name` ends at `position`.

@@ -1,5 +1,6 @@
-import SwitchyardBus
+import FoundationEssentials
 import Testing
+@testable import SwitchyardBus
 
 @testable import NATSPlugin
 
@@ -10,8 +11,8 @@ struct ForwardEncodingTests {
     private static let actions = [
         BusAction(type: "gps/fix.v2", payload: ["lat": 48.8584, "lon": 2.2945, "note": "a \"quoted\"\nline"], id: 1, time: .init(timeIntervalSince1970: 0),
                   source: "gps", cause: nil),
-        BusAction(type: "demo/tick", payload: .null, id: 1_234_567_890_123, time: .init(timeIntervalSince1970: 0), source: "line\r\nbreak", cause: 3),
-        BusAction(type: "demo/tick", payload: [1, 2, 3], id: 10, time: .init(timeIntervalSince1970: 0), source: "gps", cause: nil),
+        BusAction(type: "demo/tick", payload: .null, id: 1_234_567_890_123, time: .init(timeIntervalSince1970: 1_800_000_000.125), source: "line\r\nbreak", cause: 3),
+        BusAction(type: "demo/tick", payload: [1, 2, 3], id: 10, time: .init(timeIntervalSince1970: 1_800_000_000.125), source: "gps", cause: nil),
     ]
 
     /// Headers, subject, payload and the `HPUB` operation with its acknowledgement inbox are
@@ -25,7 +26,8 @@ struct ForwardEncodingTests {
             let live = encoder.message(action, isResend: false)
             var payload: [UInt8] = []
             action.payload.serialize(into: &payload)
-            let journaled = encoder.message(JournaledAction(id: action.id, type: action.type, source: action.source, payload: payload), isResend: true)
+            let journaled = encoder.message(try Self.journaled(action), isResend: true)
+            #expect(journaled.payload == payload)
             #expect(live == expected)
             #expect(journaled.isResend && journaled.headers == expected.headers && journaled.payload == expected.payload
                     && journaled.subject == expected.subject && journaled.actionID == expected.actionID)
@@ -35,6 +37,24 @@ struct ForwardEncodingTests {
             live.encode(replyPrefix: Array("_INBOX.abc.".utf8), into: &fast)
             #expect(fast == general, "\(String(decoding: fast, as: UTF8.self))")
         }
+    }
+
+    /// `action` as the journal writes it and the bridge reads it back.
+    private static func journaled(_ action: BusAction) throws -> JournaledAction {
+        var times = TimestampText()
+        var line: [UInt8] = []
+        JournalLine.appendObject(action, times: &times, to: &line)
+        return try line.withUnsafeBufferPointer { try JournaledAction.decode($0).get() }
+    }
+
+    /// The time header is the journal's text of the action's time, read with the action.
+    @Test func theTimeHeaderIsTheJournalsText() throws {
+        let action = Self.actions[1]
+        let journaled = try Self.journaled(action)
+        #expect(String(decoding: journaled.time, as: UTF8.self) == "2027-01-15T08:00:00.125Z")
+        var encoder = ForwardEncoder(origin: "bus-a", mapping: try SubjectMapping(prefix: "fleet.eu"))
+        let headers = try NATSHeaders(parsing: encoder.message(journaled, isResend: false).headers[...])
+        #expect(headers["Switchyard-Time"] == "2027-01-15T08:00:00.125Z")
     }
 
     /// A run holds what the messages say: in core mode their `HPUB` operations one after

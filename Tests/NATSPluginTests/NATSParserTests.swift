@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SwitchyardBus
 import Testing
 
@@ -183,13 +184,15 @@ struct NATSParserReuseTests {
     /// The header block built as bytes for a publish is the one the headers type encodes,
     /// line breaks in values included.
     @Test func headerBlockMatchesEncodedHeaders() {
-        let block = OutgoingMessage.headerBlock(id: 1_234_567, origin: "bus-a", source: "evil\r\nX: 1")
+        let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let block = OutgoingMessage.headerBlock(id: 1_234_567, origin: "bus-a", time: time, source: "evil\r\nX: 1")
         let encoded = NATSHeaders([
-            .init("Nats-Msg-Id", "bus-a-1234567"), .init("Switchyard-Origin", "bus-a"), .init("Switchyard-Source", "evil\r\nX: 1"),
+            .init("Nats-Msg-Id", "bus-a-1234567"), .init("Switchyard-Origin", "bus-a"), .init("Switchyard-Time", "2027-01-15T08:00:00.250Z"),
+            .init("Switchyard-Source", "evil\r\nX: 1"),
         ]).encoded
         #expect(block == encoded)
-        #expect(OutgoingMessage.headerBlock(id: 0, origin: "o", source: "s") == NATSHeaders([
-            .init("Nats-Msg-Id", "o-0"), .init("Switchyard-Origin", "o"), .init("Switchyard-Source", "s"),
+        #expect(OutgoingMessage.headerBlock(id: 0, origin: "o", time: time, source: "s") == NATSHeaders([
+            .init("Nats-Msg-Id", "o-0"), .init("Switchyard-Origin", "o"), .init("Switchyard-Time", Timestamp.iso8601(time)), .init("Switchyard-Source", "s"),
         ]).encoded)
     }
 }

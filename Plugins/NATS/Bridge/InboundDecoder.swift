@@ -1,13 +1,24 @@
+import FoundationEssentials
 import SwitchyardBus
 
 /// Decides what a message from NATS becomes on this bus: an action with source
 /// `nats:<origin>`, nothing (this bus's own action, or one already dispatched), or a
 /// report of a message that is not an action.
 struct InboundDecoder: Sendable {
+    /// When the sending bus stamped a message's action (its `Switchyard-Time` header).
+    enum SentTime: Sendable, Hashable {
+        /// No header: an older bus, or a publisher that is not a bus.
+        case absent
+        case at(Date)
+        /// A header that is not an ISO 8601 time: ignored (the action is taken), counted.
+        case unreadable(String)
+    }
+
     /// What a message becomes.
     enum Decision: Sendable, Hashable {
-        /// An action to dispatch with `source`; `messageID` is remembered once dispatched.
-        case action(type: String, payload: JSON, source: String, messageID: String?)
+        /// An action to dispatch with `source`; `messageID` is remembered once dispatched;
+        /// `sent` is when its origin stamped it, for the transport's lag.
+        case action(type: String, payload: JSON, source: String, messageID: String?, sent: SentTime = .absent)
         /// This bus published it: dropped, so no action loops.
         case ownOrigin
         /// A message id already dispatched: dropped.
@@ -57,11 +68,18 @@ struct InboundDecoder: Sendable {
                 lastOrigin = sender
                 lastSource = "nats:" + sender
             }
-            return .action(type: type, payload: payload, source: lastSource, messageID: messageID)
+            return .action(type: type, payload: payload, source: lastSource, messageID: messageID, sent: Self.sentTime(of: message))
         case .failure(let refusal):
             if let messageID { recent.remove(messageID) }
             return .invalid(reason: refusal.text)
         }
+    }
+
+    /// The message's `Switchyard-Time`.
+    private static func sentTime(of message: NATSMessage) -> SentTime {
+        guard let text = message.headers?[OutgoingMessage.Header.time] else { return .absent }
+        guard let time = Timestamp.parseISO8601(text) else { return .unreadable(String(text.prefix(80))) }
+        return .at(time)
     }
 
     /// A refusal's reason, as an error so it can travel in a `Result`.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SwitchyardBus
 
 /// A local action on its way to NATS, encoded once: subject, header block and payload.
@@ -5,13 +6,15 @@ import SwitchyardBus
 /// Headers carry `Nats-Msg-Id: <origin>-<id>` (JetStream drops a second publish with the
 /// same id within the stream's duplicate window, so a resend after a reconnect never
 /// stores an action twice), `Switchyard-Origin` (the bus it came from, so no bus takes its
-/// own actions back) and `Switchyard-Source` (the plugin that emitted it). The body is the
-/// action's payload as JSON.
+/// own actions back), `Switchyard-Time` (when that bus stamped it, as its journal writes it:
+/// a receiver measures the transport's lag) and `Switchyard-Source` (the plugin that emitted
+/// it). The body is the action's payload as JSON, byte for byte.
 struct OutgoingMessage: Sendable, Hashable {
     /// The header names the bridge writes and reads.
     enum Header {
         static let messageID = "Nats-Msg-Id"
         static let origin = "Switchyard-Origin"
+        static let time = "Switchyard-Time"
         static let source = "Switchyard-Source"
     }
 
@@ -42,25 +45,27 @@ struct OutgoingMessage: Sendable, Hashable {
         actionID = action.id
         type = action.type
         self.subject = subject
-        headers = Self.headerBlock(id: action.id, origin: origin, source: action.source)
+        headers = Self.headerBlock(id: action.id, origin: origin, time: action.time, source: action.source)
         var body: [UInt8] = []
         body.reserveCapacity(128)
         action.payload.serialize(into: &body)
         payload = body
     }
 
-    /// The header block ``NATSHeaders/encoded`` writes for these three fields, built as bytes
+    /// The header block ``NATSHeaders/encoded`` writes for these four fields, built as bytes
     /// directly: it is made once per action, and the string interpolation it replaces was the
     /// publishing side's largest cost after the payload's JSON.
-    static func headerBlock(id: UInt64, origin: String, source: String) -> [UInt8] {
+    static func headerBlock(id: UInt64, origin: String, time: Date, source: String) -> [UInt8] {
         var block: [UInt8] = []
-        block.reserveCapacity(80 + 2 * origin.utf8.count + source.utf8.count)
+        block.reserveCapacity(120 + 2 * origin.utf8.count + source.utf8.count)
         block.append(contentsOf: "NATS/1.0\r\n\(Header.messageID): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &block)
         block.append(UInt8(ascii: "-"))
         LineBytes.appendDecimal(id, to: &block)
         block.append(contentsOf: "\r\n\(Header.origin): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &block)
+        block.append(contentsOf: "\r\n\(Header.time): ".utf8)
+        Timestamp.appendISO8601(time, to: &block)
         block.append(contentsOf: "\r\n\(Header.source): ".utf8)
         NATSHeaders.appendSingleLine(source, to: &block)
         block.append(contentsOf: "\r\n\r\n".utf8)

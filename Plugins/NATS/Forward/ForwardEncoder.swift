@@ -1,18 +1,24 @@
+import FoundationEssentials
 import SwitchyardBus
 
 /// Encodes the actions the bridge publishes (from the journal, live, and in core mode) with as
 /// little work per action as the message allows: the header block's fixed parts (the `NATS/1.0` line, the
 /// `Nats-Msg-Id: <origin>-` prefix, the `Switchyard-Origin` line) are built once, and each
 /// action type's subject and each source's header line are remembered, so an action costs
-/// its id's digits and its payload.
+/// its id's digits, its time (the journal's text as read, or the last one repeated) and its
+/// payload.
 ///
 /// The bytes are exactly those of ``OutgoingMessage/init(action:origin:subject:)`` (the
 /// headers of ``NATSHeaders/encoded``), which a test checks.
 struct ForwardEncoder: Sendable {
     /// `NATS/1.0\r\nNats-Msg-Id: <origin>-`.
     private let idPrefix: [UInt8]
-    /// `\r\nSwitchyard-Origin: <origin>\r\nSwitchyard-Source: `.
+    /// `\r\nSwitchyard-Origin: <origin>\r\nSwitchyard-Time: `.
     private let originLine: [UInt8]
+    /// `\r\nSwitchyard-Source: `.
+    private static let sourcePrefix = Array("\r\n\(OutgoingMessage.Header.source): ".utf8)
+    /// The last time written: a batch of actions shares one.
+    private var times = TimestampText()
     private let mapping: SubjectMapping
     private var subjects: [String: String] = [:]
     private var sources: [String: [UInt8]] = [:]
@@ -37,7 +43,7 @@ struct ForwardEncoder: Sendable {
         self.idPrefix = idPrefix
         var originLine = Array("\r\n\(OutgoingMessage.Header.origin): ".utf8)
         NATSHeaders.appendSingleLine(origin, to: &originLine)
-        originLine.append(contentsOf: "\r\n\(OutgoingMessage.Header.source): ".utf8)
+        originLine.append(contentsOf: "\r\n\(OutgoingMessage.Header.time): ".utf8)
         self.originLine = originLine
     }
 
@@ -47,12 +53,12 @@ struct ForwardEncoder: Sendable {
         // Room for a typical payload at once, instead of growing through 16, 32, 64 and 128.
         payload.reserveCapacity(256)
         action.payload.serialize(into: &payload)
-        return message(id: action.id, type: action.type, source: action.source, payload: payload, isResend: isResend)
+        return message(id: action.id, type: action.type, time: .date(action.time), source: action.source, payload: payload, isResend: isResend)
     }
 
     /// The message for an action read from the journal, its payload the journaled text.
     mutating func message(_ action: JournaledAction, isResend: Bool) -> OutgoingMessage {
-        message(id: action.id, type: action.type, source: action.source, payload: action.payload, isResend: isResend)
+        message(id: action.id, type: action.type, time: .text(action.time), source: action.source, payload: action.payload, isResend: isResend)
     }
 
     /// Encodes `action` at the end of `run`: its header block and payload are built in
@@ -64,23 +70,34 @@ struct ForwardEncoder: Sendable {
         var headers = headerScratch
         headerScratch = []
         headers.removeAll(keepingCapacity: true)
-        appendHeaders(id: action.id, source: action.source, to: &headers)
+        appendHeaders(id: action.id, time: .date(action.time), source: action.source, to: &headers)
         run.append(actionID: action.id, type: action.type, subject: subject(for: action.type), headers: headers, payload: payloadScratch)
         headerScratch = headers
     }
 
-    private mutating func message(id: UInt64, type: String, source: String, payload: [UInt8], isResend: Bool) -> OutgoingMessage {
+    /// An action's time: a date to write, or the journal's text of it.
+    private enum Time {
+        case date(Date)
+        case text([UInt8])
+    }
+
+    private mutating func message(id: UInt64, type: String, time: Time, source: String, payload: [UInt8], isResend: Bool) -> OutgoingMessage {
         var headers: [UInt8] = []
-        appendHeaders(id: id, source: source, to: &headers)
+        appendHeaders(id: id, time: time, source: source, to: &headers)
         return OutgoingMessage(actionID: id, type: type, subject: subject(for: type), headers: headers, payload: payload, isResend: isResend)
     }
 
-    private mutating func appendHeaders(id: UInt64, source: String, to headers: inout [UInt8]) {
+    private mutating func appendHeaders(id: UInt64, time: Time, source: String, to headers: inout [UInt8]) {
         let source = sourceLine(source)
-        headers.reserveCapacity(idPrefix.count + 20 + originLine.count + source.count)
+        headers.reserveCapacity(idPrefix.count + 20 + originLine.count + 24 + Self.sourcePrefix.count + source.count)
         headers.append(contentsOf: idPrefix)
         LineBytes.appendDecimal(id, to: &headers)
         headers.append(contentsOf: originLine)
+        switch time {
+        case .date(let date): times.append(date, to: &headers)
+        case .text(let text): headers.append(contentsOf: text)
+        }
+        headers.append(contentsOf: Self.sourcePrefix)
         headers.append(contentsOf: source)
     }
 

@@ -168,7 +168,7 @@ struct NATSHeaders: Sendable, Hashable {
     }
 
     /// Appends `text` as ``encoded`` writes a name or value: line breaks become spaces. The
-    /// one header encoder: ``OutgoingMessage/headerBlock(id:origin:source:)`` and the forward
+    /// one header encoder: ``OutgoingMessage/headerBlock(id:origin:time:source:)`` and the forward
     /// encoder write their fields through it too.
     static func appendSingleLine(_ text: String, to output: inout [UInt8]) {
         guard text.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {

@@ -11,13 +11,17 @@ public struct JournaledAction: Sendable, Hashable {
     public var source: String
     /// The payload as JSON text.
     public var payload: [UInt8]
+    /// The time the bus stamped it, as the journal wrote it (ISO 8601 in UTC, to the
+    /// millisecond), without quotes; empty when not read.
+    public var time: [UInt8]
 
     /// An action as journaled.
-    public init(id: UInt64, type: String, source: String, payload: [UInt8]) {
+    public init(id: UInt64, type: String, source: String, payload: [UInt8], time: [UInt8] = []) {
         self.id = id
         self.type = type
         self.source = source
         self.payload = payload
+        self.time = time
     }
 }
 
@@ -46,7 +50,9 @@ extension JournaledAction: JournalFollowerItem {
         return JournalLine.decode(line).map { action in
             var payload: [UInt8] = []
             action.payload.serialize(into: &payload)
-            return JournaledAction(id: action.id, type: action.type, source: action.source, payload: payload)
+            var time: [UInt8] = []
+            Timestamp.appendISO8601(action.time, to: &time)
+            return JournaledAction(id: action.id, type: action.type, source: action.source, payload: payload, time: time)
         }
     }
 
@@ -57,10 +63,11 @@ extension JournaledAction: JournalFollowerItem {
               reader.take(#","id":"#), let id = reader.unsignedInteger(), id > 0,
               reader.take(#","payload":"#), let payload = reader.skipValue(),
               reader.take(#","source":"#), let source = reader.string(),
-              reader.take(#","time":"#), reader.next == UInt8(ascii: "\""), reader.skipValue() != nil,
+              reader.take(#","time":"#), reader.next == UInt8(ascii: "\""), let time = reader.skipValue(), time.count >= 2,
               reader.take(#","type":"#), let type = reader.string(),
               reader.take("}"), reader.atEnd
         else { return nil }
-        return JournaledAction(id: id, type: type, source: source, payload: Array(UnsafeBufferPointer(rebasing: line[payload])))
+        return JournaledAction(id: id, type: type, source: source, payload: Array(UnsafeBufferPointer(rebasing: line[payload])),
+                               time: Array(UnsafeBufferPointer(rebasing: line[(time.lowerBound + 1)..<(time.upperBound - 1)])))
     }
 }

@@ -32,6 +32,21 @@ extension DashboardPage {
         }
 
         // Rows under the relay's own: each origin, its last message and how long ago it was.
+        // "lag 12 ms (largest 310 ms)": from when the origin stamped its last action to when it
+        // was received; "lag —" for an origin whose bus sends no time.
+        function lagText(entry) {
+          const lag = element("span", "lag");
+          if (typeof entry.lag !== "number") {
+            lag.textContent = "lag —";
+            lag.title = "this origin sends no Switchyard-Time header (an older bus, or a publisher that is not a bus), so its lag is unknown";
+            return lag;
+          }
+          const ms = (seconds) => Math.round(seconds * 1000) + " ms";
+          lag.textContent = "lag " + ms(entry.lag) + (typeof entry.maxLag === "number" ? " (largest " + ms(entry.maxLag) + ")" : "");
+          lag.title = "from when the origin's bus stamped its last action to when this bridge received it (the two clocks' difference included)";
+          return lag;
+        }
+
         function originRows() {
           const rows = [];
           for (const { relay, name, entry } of relayedOrigins()) {
@@ -46,6 +61,8 @@ extension DashboardPage {
             const last = element("td", "", "last " + (entry.lastType || "?") + " at " + clock(entry.lastSeen) + " (" + (age >= 0 ? formatDuration(age / 1000) : "?") + " ago) · "
               + (entry.received || 0) + " received");
             last.colSpan = 7;
+            last.appendChild(document.createTextNode(" · "));
+            last.appendChild(lagText(entry));
             row.appendChild(last);
             rows.push(row);
           }

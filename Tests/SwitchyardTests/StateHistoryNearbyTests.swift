@@ -56,7 +56,8 @@ struct StateHistoryNearbyTests {
         let history = StateHistory(dataDirectory: directory.path + "/data", model: model, checkpoints: HistoryCheckpoints(interval: 1000))
         let starts = directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.map(segmentStart).sorted()
         let first = try #require(starts.dropFirst(2).first)
-        #expect(try #require(starts.first { $0 > first }) - first >= 6, "a segment of 6 actions or more: \(starts)")
+        let next = try #require(starts.first { $0 > first })
+        #expect(next - first >= 6, "a segment of 6 actions or more: \(starts)")
 
         _ = try history.moment(at: .id(first + 1))
         var reduced = history.recent.reduced
@@ -72,9 +73,19 @@ struct StateHistoryNearbyTests {
         #expect(reducedSince() == 3, "from the state before the segment's first action")
         #expect(try history.moment(at: .id(first + 5)).action.id == first + 5)
         #expect(reducedSince() == 3)
-        // The first segment has no snapshot before it: the walk reduces from the start.
+        // Across the segment's end and back, as a drag goes: both segments stay kept.
+        #expect(try history.moment(at: .id(next + 1)).action.id == next + 1)
+        #expect(reducedSince() > 1, "another segment walks the journal")
+        #expect(history.recent.segments.map(\.firstSequence) == [next, first])
+        #expect(try history.moment(at: .id(first + 5)).action.id == first + 5)
+        #expect(reducedSince() == 0)
+        #expect(try history.moment(at: .id(next + 2)).action.id == next + 2)
+        #expect(reducedSince() == 1)
+        // The first segment has no snapshot before it: the walk reduces from the start, and
+        // its segment takes the place of the one answered in least recently.
         #expect(try history.moment(at: .id(2)).action.id == 2)
         #expect(reducedSince() == 2)
+        #expect(history.recent.segments.map(\.firstSequence) == [starts[0], next])
     }
 
     private func segmentStart(_ name: String) -> UInt64 {

@@ -1,17 +1,20 @@
 import Synchronization
 
-/// The segment a ``StateHistory`` last answered in, kept decoded with the state it answered, so
-/// the next question near it — a dashboard's drag moves a few hundred actions at a time — is
+/// The segments a ``StateHistory`` last answered in, kept decoded with the state it answered,
+/// so the next question near it — a dashboard's drag moves a few hundred actions at a time — is
 /// answered without reading and decoding the segment again: forward from the last answer, or
-/// backward from the state before the segment (or a kept checkpoint inside it).
+/// backward from the state before the segment (or a kept checkpoint inside it). Two are kept,
+/// so a drag back and forth across a segment's end does not read each side again every time.
 ///
-/// Bounded: one segment's actions (only a segment file of at most ``byteLimit`` bytes is kept)
-/// and two states. The past does not change, so what the journal's checks passed once stays
-/// right; a segment compacted away is let go at the next question.
+/// Bounded: ``capacity`` segments' actions (only a segment file of at most ``byteLimit`` bytes
+/// is kept) and two states for each. The past does not change, so what the journal's checks
+/// passed once stays right; a segment compacted away is let go at the next question.
 final class HistoryRecentSegment: Sendable {
     /// The largest segment file whose actions are kept (16 MiB: a default segment of 10,000
     /// actions is a few MiB).
     static let byteLimit = 16 << 20
+    /// The most segments kept: the one answered last first.
+    static let capacity = 2
 
     struct Kept: Sendable {
         var segment: JournalLayout.Segment
@@ -24,7 +27,7 @@ final class HistoryRecentSegment: Sendable {
         var moment: StateHistory.Moment
     }
 
-    private let kept = Mutex<Kept?>(nil)
+    private let kept = Mutex<[Kept]>([])
     private let reducedCount = Atomic<Int>(0)
 
     /// Actions reduced by every question so far, through either path: what a nearby question
@@ -35,24 +38,39 @@ final class HistoryRecentSegment: Sendable {
         reducedCount.add(reduced, ordering: .relaxed)
     }
 
-    /// Keeps `kept` for the next question, when its segment is small enough.
+    /// Keeps `kept` for the next question, when its segment is small enough, in place of the
+    /// segment answered in least recently.
     func keep(_ kept: Kept) {
         guard FileSystem.size(kept.segment.path) <= Self.byteLimit else { return }
-        self.kept.withLock { $0 = kept }
+        remember(kept)
     }
 
-    /// The moment right after `target` from the kept segment, or `nil` when it does not hold
-    /// it (then the caller walks the journal). Reduces from the nearest state before `target`:
-    /// the last answer, a checkpoint inside the segment, or the segment's base.
+    private func remember(_ kept: Kept) {
+        self.kept.withLock { list in
+            list.removeAll { $0.segment == kept.segment }
+            list.insert(kept, at: 0)
+            if list.count > Self.capacity { list.removeLast(list.count - Self.capacity) }
+        }
+    }
+
+    /// The segments kept, the one answered in last first.
+    var segments: [JournalLayout.Segment] { kept.withLock { $0.map(\.segment) } }
+
+    /// The moment right after `target` from a kept segment, or `nil` when none holds it (then
+    /// the caller walks the journal). Reduces from the nearest state before `target`: the last
+    /// answer in that segment, a checkpoint inside it, or its base.
     func moment(at target: UInt64, segments: [JournalLayout.Segment], model: BusStateModel,
                 checkpoints: HistoryCheckpoints) -> StateHistory.Moment? {
-        guard var kept = kept.withLock({ $0 }) else { return nil }
-        guard segments.contains(kept.segment) else {
-            self.kept.withLock { $0 = nil }
-            return nil
+        let listed = Set(segments)
+        let all = self.kept.withLock { list in
+            list.removeAll { !listed.contains($0.segment) }
+            return list
         }
-        guard target > kept.base.sequence, let last = kept.actions.last, target <= last.id else { return nil }
-        if target == kept.moment.action.id { return kept.moment }
+        guard var kept = all.first(where: { target > $0.base.sequence && target <= ($0.actions.last?.id ?? 0) }) else { return nil }
+        if target == kept.moment.action.id {
+            remember(kept)
+            return kept.moment
+        }
         var start = kept.base
         if let checkpoint = checkpoints.before(target).first, checkpoint.sequence > start.sequence {
             start = checkpoint
@@ -74,9 +92,8 @@ final class HistoryRecentSegment: Sendable {
         }
         guard let reached, reached.id == target else { return nil }
         kept.moment = StateHistory.Moment(action: reached, state: reduction.state, plugins: reduction.activity)
-        let answered = kept
-        self.kept.withLock { $0 = answered }
-        return answered.moment
+        remember(kept)
+        return kept.moment
     }
 }
 

@@ -42,6 +42,10 @@ extension DashboardPage {
         #detail li { cursor: pointer; }
         table { border-collapse: collapse; width: 100%; }
         #plugins-panel { overflow-x: auto; }
+        /* Ten columns in half a page: tighter than the other tables. */
+        #plugins { font-size: .9em; }
+        #plugins th, #plugins td { padding: 2px .3em; }
+        #plugins td.mono { font-size: .9em; word-break: break-all; }
         th, td { text-align: left; padding: 2px .5em; border-bottom: 1px solid #eef0f2; vertical-align: top; }
         th { color: var(--muted); font-weight: 600; }
         td.num { text-align: right; font-variant-numeric: tabular-nums; }

@@ -36,7 +36,7 @@ extension DashboardPage {
             [then.restarts ?? 0, "num"], [then.failures ?? 0, "num"],
             ["—", "muted", NOT_JOURNALED], ["—", "muted", NOT_JOURNALED],
             [then.emitted, "num", since ? "actions journaled after #" + since + " (the snapshot the history started from)" : "actions journaled up to this moment"],
-            last ? ["#" + last.id + " " + last.type + " at " + clock(last.time), "mono"] : ["—", "muted", "no action of it in the journal before this moment"],
+            last ? ["#" + last.id + " " + last.type, "mono", "at " + last.time] : ["—", "muted", "no action of it in the journal before this moment"],
             [then.lastError || "", "bad"]];
         }
 

@@ -74,6 +74,9 @@ final class NATSBridge: Sendable {
             group.addTask { await self.maintainConnection() }
             if settings.mode == .jetstream {
                 group.addTask { await self.tickPeriodically() }
+            } else if !settings.subscribe.isEmpty {
+                // Core mode has no timeouts to tick, but a receiver's counters carry its origins' lag.
+                group.addTask { await self.reportCountersPeriodically() }
             }
             if let journal {
                 group.addTask { await self.publishFromJournal(journal) }
@@ -262,6 +265,18 @@ final class NATSBridge: Sendable {
             report(effects.reports)
             reporter.counters(counters, now: now())
             if forwardsFromJournal { saveCursor(force: false) }
+        }
+    }
+
+    /// Emits the counters when they changed, at most once a ``NATSReporter/countersInterval``.
+    private func reportCountersPeriodically() async {
+        while !Task.isCancelled {
+            do {
+                try await context.sleep(for: NATSReporter.countersInterval)
+            } catch {
+                return
+            }
+            reporter.counters(counters, now: now())
         }
     }
 

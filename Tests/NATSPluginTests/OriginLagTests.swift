@@ -60,3 +60,29 @@ struct OriginLagTests {
         #expect(family.samples(PluginObservation(name: "nats", slice: slice)) == [PluginMetricSample(0.5, labels: [.init("origin", "truck-a")])])
     }
 }
+
+/// Two real buses through a real nats-server, in core mode: the receiver's counters carry the
+/// sender's lag once a second (core mode has no other tick), and its origins fold it.
+@Suite(NATSServer.requirement, .serialized)
+struct OriginLagBusTests {
+    @Test func aCoreModeReceiverReportsTheLag() async throws {
+        let server = try await NATSServer()
+        let fleet = try Fleet()
+        let emitter = fleet.emitter("gps/fix", count: 20, trigger: "go", pause: 0.1)
+        let sender = try await fleet.startBridge("truck", on: server, subscribing: "switchyard.none.>", publish: "gps/*", plugins: [emitter])
+        let receiver = try await fleet.startBridge("hq", on: server, subscribing: "switchyard.gps.>")
+        try fleet.touch("go")
+        let reported = await receiver.wait("the truck's lag in the counters", timeout: .seconds(60)) { bus in
+            bus.actions("fleet/counters").contains { $0.payload["originLag"]?["truck"]?["last"]?.doubleValue != nil }
+        }
+        #expect(reported)
+        #expect(await sender.stop() == 0)
+        #expect(await receiver.stop() == 0)
+        let lag = try #require(receiver.actions("fleet/counters").last { $0.payload["originLag"] != nil }?.payload["originLag"]?["truck"])
+        // One machine's clock on both sides: the lag is the trip through the server, well under a minute.
+        let last = try #require(lag["last"]?.doubleValue)
+        let largest = try #require(lag["largest"]?.doubleValue)
+        #expect(last >= 0 && last < 60 && largest >= last)
+        #expect(receiver.actions("gps/fix").allSatisfy { $0.source == "nats:truck" })
+    }
+}

@@ -35,7 +35,22 @@ final class CPUPerAction: Sendable {
     /// User and system CPU time of every thread of process `pid` so far, in seconds (fields 14
     /// and 15 of `/proc/<pid>/stat`, in clock ticks); 0 when it cannot be read.
     static func processTime(of pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        cpuTime(statPath: "/proc/\(pid)/stat")
+    }
+
+    /// User and system CPU time so far of the threads of process `pid` named `name` (as
+    /// `/proc/<pid>/task/<tid>/comm` shows it), in seconds.
+    static func threadTime(of pid: Int32, named name: String) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)
+            guard comm?.trimmingCharacters(in: .newlines) == name else { return total }
+            return total + cpuTime(statPath: "/proc/\(pid)/task/\(task)/stat")
+        }
+    }
+
+    private static func cpuTime(statPath: String) -> Double {
+        guard let stat = try? String(contentsOfFile: statPath, encoding: .utf8),
               let nameEnd = stat.lastIndex(of: ")")
         else { return 0 }
         // After the name (which may hold spaces) come the fields from the third on: the state,

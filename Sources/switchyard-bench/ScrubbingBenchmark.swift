@@ -7,8 +7,10 @@ import Synchronization
 /// CPU time per action while a client asks `GET /api/state?at=` every 50 ms, moving a few
 /// hundred actions at a time back and forth over the journal's first 50,000 like a drag.
 /// Baseline: the same load with no one scrubbing. The ratio is the cost (0.9: 10 % more CPU
-/// per action). The note gives the dispatch latency p50/p99 of both (the median of the runs')
-/// and the time the past states took to answer.
+/// per action). The note gives the dispatch latency p50/p99 of both (the median of the runs'),
+/// the CPU the bus's history reader thread spent per past state and its share of the bus's
+/// CPU while scrubbing, the time the past states took to answer, and the bus's memory before
+/// and after.
 func scrubbingBenchmark() -> BenchmarkCase {
     let session = ScrubbingSession()
     return BenchmarkCase(name: "http.scrubbing", unit: "µs cpu/action", higherIsBetter: false, ratioTarget: 0.9,
@@ -26,6 +28,11 @@ private final class ScrubbingSession: Sendable {
     private let latencies = Mutex<(scrubbed: [Percentiles], quiet: [Percentiles])>(([], []))
     private let answers = Mutex<[Double]>([])
     private let failures = Mutex(0)
+    /// CPU seconds the bus's history reader thread spent in the scrubbed runs, and the bus's.
+    private let readerShare = Mutex((reader: 0.0, bus: 0.0))
+    /// The bus's resident memory before any scrubbing (its journal written) and after the last
+    /// scrubbed run.
+    private let resident = Mutex<(quiet: Double?, scrubbed: Double?)>((nil, nil))
 
     private func bus() async -> (bus: BenchBus, port: Int) {
         if let started = started.withLock({ $0 }) { return started }
@@ -37,6 +44,8 @@ private final class ScrubbingSession: Sendable {
         let bus = BenchBus.start(configuration: Data(configuration.utf8))
         // The moments the drag asks about must be in the journal before the first run.
         _ = await onThread { bus.measureThroughput(actions: Self.history, clients: 4) }
+        let megabytes = bus.residentMB
+        resident.withLock { $0.quiet = megabytes }
         started.withLock { $0 = (bus, port) }
         return (bus, port)
     }
@@ -54,15 +63,22 @@ private final class ScrubbingSession: Sendable {
                     self.drag(port: port, until: done)
                 }.start()
             }
+            let readerBefore = CPUPerAction.threadTime(of: bus.processID, named: "http-history")
             let run = bus.pacedDispatch(rate: Self.rate, seconds: Self.seconds)
+            let reader = CPUPerAction.threadTime(of: bus.processID, named: "http-history") - readerBefore
             done.store(true, ordering: .relaxed)
             if scrubbing { finished.wait() }
             guard let run else {
                 self.failures.withLock { $0 += 1 }
                 return .infinity
             }
+            if scrubbing { self.readerShare.withLock { $0 = ($0.reader + reader, $0.bus + run.cpuSeconds) } }
             let figures = Percentiles(run.latencies)
             self.latencies.withLock { scrubbing ? $0.scrubbed.append(figures) : $0.quiet.append(figures) }
+            if scrubbing {
+                let megabytes = bus.residentMB
+                self.resident.withLock { $0.scrubbed = megabytes }
+            }
             return run.cpuPerAction * 1e6
         }
     }
@@ -103,8 +119,14 @@ private final class ScrubbingSession: Sendable {
         let answered = answers.withLock { $0 }
         let answerTimes = Percentiles(answered)
         let failed = failures.withLock { $0 }
+        let memory = resident.withLock { $0 }
+        let share = readerShare.withLock { $0 }
         return "\(Self.rate) actions/s offered; dispatch latency scrubbing \(median(scrubbed)), quiet \(median(quiet)); "
+            + "the reader thread took \(String(format: "%.1f", share.reader / Double(max(answered.count, 1)) * 1000)) ms cpu per past state, "
+            + "\(String(format: "%.1f", share.reader / max(share.bus, 1e-9) * 100)) % of the bus's cpu while scrubbing; "
             + "\(answered.count) past states, answered in p50 \(String(format: "%.1f", answerTimes.p50)) ms, p99 \(String(format: "%.1f", answerTimes.p99)) ms"
+            + "; bus RSS \(memory.quiet.map { String(format: "%.0f", $0) } ?? "?") MB before scrubbing, "
+            + "\(memory.scrubbed.map { String(format: "%.0f", $0) } ?? "?") MB after"
             + (failed > 0 ? "; \(failed) runs FAILED" : "")
     }
 }

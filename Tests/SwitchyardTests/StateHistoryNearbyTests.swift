@@ -88,6 +88,21 @@ struct StateHistoryNearbyTests {
         #expect(history.recent.segments.map(\.firstSequence) == [starts[0], next])
     }
 
+    /// A kept segment whose file is gone (compacted away) answers nothing from memory: the
+    /// question walks the journal, which no longer holds the action.
+    @Test func aSegmentGoneIsLetGo() async throws {
+        let directory = try JournalTestDirectory()
+        let model = try await journal(directory, count: 30)
+        let history = StateHistory(dataDirectory: directory.path + "/data", model: model)
+        let names = directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.sorted { segmentStart($0) < segmentStart($1) }
+        let first = segmentStart(try #require(names.dropFirst().first))
+        _ = try history.moment(at: .id(first + 1))
+        #expect(history.recent.segments.map(\.firstSequence) == [first])
+        try FileManager.default.removeItem(atPath: directory.path + "/data/journal/" + names[1])
+        #expect(throws: HistoryError.self) { try history.moment(at: .id(first + 2)) }
+        #expect(history.recent.segments.isEmpty)
+    }
+
     private func segmentStart(_ name: String) -> UInt64 {
         UInt64(name.dropFirst("segment-".count).prefix { $0.isNumber }) ?? 0
     }

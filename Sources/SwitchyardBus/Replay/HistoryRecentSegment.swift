@@ -58,15 +58,15 @@ final class HistoryRecentSegment: Sendable {
 
     /// The moment right after `target` from a kept segment, or `nil` when none holds it (then
     /// the caller walks the journal). Reduces from the nearest state before `target`: the last
-    /// answer in that segment, a checkpoint inside it, or its base.
-    func moment(at target: UInt64, segments: [JournalLayout.Segment], model: BusStateModel,
-                checkpoints: HistoryCheckpoints) -> StateHistory.Moment? {
-        let listed = Set(segments)
-        let all = self.kept.withLock { list in
-            list.removeAll { !listed.contains($0.segment) }
-            return list
-        }
+    /// answer in that segment, a checkpoint inside it, or its base. Lists no directory: a kept
+    /// segment whose file is gone (compacted away) is let go instead.
+    func moment(at target: UInt64, model: BusStateModel, checkpoints: HistoryCheckpoints) -> StateHistory.Moment? {
+        let all = self.kept.withLock { $0 }
         guard var kept = all.first(where: { target > $0.base.sequence && target <= ($0.actions.last?.id ?? 0) }) else { return nil }
+        guard FileSystem.size(kept.segment.path) > 0 else {
+            self.kept.withLock { list in list.removeAll { $0.segment == kept.segment } }
+            return nil
+        }
         if target == kept.moment.action.id {
             remember(kept)
             return kept.moment

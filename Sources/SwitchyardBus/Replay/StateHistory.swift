@@ -50,9 +50,11 @@ public struct StateHistory: Sendable {
     ///   beyond its end or compacted away, a time before its first action);
     ///   `journal-damaged` when it cannot be read.
     public func moment(at point: HistoryPoint) throws(HistoryError) -> Moment {
+        // A drag's next point is an id in a kept segment: answered without listing the journal.
+        if case .id(let id) = point, let moment = recent.moment(at: id, model: model, checkpoints: checkpoints) { return moment }
         let files = try Files(layout, checkpoints)
         let target = try files.resolve(point)
-        if let moment = recent.moment(at: target, segments: files.segments, model: model, checkpoints: checkpoints) { return moment }
+        if case .time = point, let moment = recent.moment(at: target, model: model, checkpoints: checkpoints) { return moment }
         let start = files.start(before: target, model)
         guard let holding = files.segments.last(where: { $0.firstSequence <= target }) else { throw files.missing(target) }
         // The state before the target's segment (or the start inside it), for a later question

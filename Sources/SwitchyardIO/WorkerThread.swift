@@ -60,16 +60,20 @@ package final class WorkerThread: Sendable {
     /// The thread's nice value; `nil` leaves the process's.
     package let niceness: Int32?
     private let idleExit: Duration?
+    private let whenIdle: Work?
     private let shared = Shared()
 
     /// A worker whose thread is called `name`; with `idleExit`, the thread ends after that
     /// long without work (and is started again by the next). With `niceness` (19: the lowest
     /// priority) the thread runs at that nice value, so on a busy machine the process's other
-    /// threads win the CPU over its work.
-    package init(name: String, idleExit: Duration? = nil, niceness: Int32? = nil) {
+    /// threads win the CPU over its work. `whenIdle` runs on the thread each time it ends after
+    /// `idleExit` without work (not when the worker is released): to let go of what the work
+    /// kept for its next item.
+    package init(name: String, idleExit: Duration? = nil, niceness: Int32? = nil, whenIdle: Work? = nil) {
         self.name = name
         self.niceness = niceness
         self.idleExit = idleExit
+        self.whenIdle = whenIdle
         if shared.wakeup == nil {
             let count = Self.pollingWorkers.add(1, ordering: .relaxed).newValue
             pollingNotice = "thread \(name) has no eventfd to park on (the process is out of descriptors), so it looks for work every millisecond; \(count) such thread(s) made so far"
@@ -121,22 +125,29 @@ package final class WorkerThread: Sendable {
         let idleExit = self.idleExit
         let name = name
         let niceness = niceness
+        let whenIdle = whenIdle
         startDetachedThread {
             nameCurrentThread(name)
             if let niceness { setCurrentThreadNiceness(niceness) }
-            Self.serve(shared, idleExit: idleExit)
+            if Self.serve(shared, idleExit: idleExit) == .idle { whenIdle?() }
         }
     }
 
     private enum Step {
         case run
         case park(timeout: Duration?)
-        case exit
+        case exit(Ending)
+    }
+
+    /// Why the thread's loop ended.
+    private enum Ending {
+        case released
+        case idle
     }
 
     /// The thread's loop: takes everything handed over so far and runs it, until released
     /// (or idle for `idleExit`) with nothing left.
-    private static func serve(_ shared: Shared, idleExit: Duration?) {
+    private static func serve(_ shared: Shared, idleExit: Duration?) -> Ending {
         csio_block_sigpipe()
         var batch: [Work] = []
         var idleSince: ContinuousClock.Instant?
@@ -151,7 +162,7 @@ package final class WorkerThread: Sendable {
                 let idle = idleExit.map { $0 - (now - (idleSince ?? now)) }
                 if state.released || idle.map({ $0 <= .zero }) == true {
                     state.threadRunning = false
-                    return .exit
+                    return .exit(state.released ? .released : .idle)
                 }
                 state.parked = true
                 return .park(timeout: idle)
@@ -164,8 +175,8 @@ package final class WorkerThread: Sendable {
             case .park(let timeout):
                 if idleSince == nil { idleSince = now }
                 shared.park(timeout: timeout)
-            case .exit:
-                return
+            case .exit(let ending):
+                return ending
             }
         }
     }

@@ -79,6 +79,27 @@ struct WorkerThreadTests {
         #expect(await worker.run { 2 } == 2)
     }
 
+    /// `whenIdle` runs on the thread each time it ends for want of work, and not when the
+    /// worker is released.
+    @Test func whenIdleRunsEachTimeTheThreadEndsIdle() async {
+        let idled = Recorder<String>()
+        do {
+            let worker = WorkerThread(name: "test-when-idle", idleExit: .milliseconds(20)) {
+                idled.append((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "?")
+            }
+            #expect(await worker.run { 1 } == 1)
+            await waitUntil("the idle thread ended") { idled.count == 1 }
+            #expect(await worker.run { 2 } == 2)
+            await waitUntil("the second idle thread ended") { idled.count == 2 }
+            #expect(idled.all == ["test-when-idle", "test-when-idle"])
+        }
+        let released = WorkerThread(name: "test-no-idle") { idled.append("released") }
+        #expect(await released.run { 3 } == 3)
+        _ = consume released
+        await waitUntil("the released worker's thread ended") { threads(named: "test-no-idle") == 0 }
+        #expect(idled.count == 2)
+    }
+
     /// Releasing the worker ends its thread after the work handed over.
     @Test func releasedWorkerEndsItsThread() async {
         let ran = Recorder<Int>()

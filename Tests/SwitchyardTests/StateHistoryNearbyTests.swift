@@ -88,14 +88,19 @@ struct StateHistoryNearbyTests {
         #expect(history.recent.segments.map(\.firstSequence) == [starts[0], next])
     }
 
-    /// A kept segment whose file is gone (compacted away) answers nothing from memory: the
-    /// question walks the journal, which no longer holds the action.
+    /// Kept segments are let go when asked (the HTTP door's reader idle), and a kept segment
+    /// whose file is gone (compacted away) answers nothing from memory: the question walks the
+    /// journal, which no longer holds the action.
     @Test func aSegmentGoneIsLetGo() async throws {
         let directory = try JournalTestDirectory()
         let model = try await journal(directory, count: 30)
         let history = StateHistory(dataDirectory: directory.path + "/data", model: model)
         let names = directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.sorted { segmentStart($0) < segmentStart($1) }
         let first = segmentStart(try #require(names.dropFirst().first))
+        _ = try history.moment(at: .id(first + 1))
+        #expect(history.recent.segments.map(\.firstSequence) == [first])
+        history.letGoOfKeptSegments()
+        #expect(history.recent.segments.isEmpty)
         _ = try history.moment(at: .id(first + 1))
         #expect(history.recent.segments.map(\.firstSequence) == [first])
         try FileManager.default.removeItem(atPath: directory.path + "/data/journal/" + names[1])

@@ -53,6 +53,12 @@ final class HistoryRecentSegment: Sendable {
         }
     }
 
+    /// Lets go of every kept segment (a dashboard stopped asking): the next question walks the
+    /// journal again.
+    func letGo() {
+        kept.withLock { $0.removeAll() }
+    }
+
     /// The segments kept, the one answered in last first.
     var segments: [JournalLayout.Segment] { kept.withLock { $0.map(\.segment) } }
 

@@ -84,6 +84,12 @@ public struct StateHistory: Sendable {
         JSONDifference.between(try moment(at: from).state, try moment(at: to).state, limit: limit)
     }
 
+    /// Lets go of the decoded segments kept for nearby questions (the checkpoints stay): for an
+    /// owner whose questions stopped, so the memory can go back to the system.
+    package func letGoOfKeptSegments() {
+        recent.letGo()
+    }
+
     /// The newest action the journal holds, for "now" without a running bus.
     /// - Throws: ``HistoryError`` (`not-found`) for an empty journal.
     public func latestID() throws(HistoryError) -> UInt64 {

@@ -18,8 +18,9 @@ final class HTTPServer: SocketServer {
     /// Reads the journal for `state?at=`, `why` and `diff`, one question at a time, on a thread
     /// of its own: never on the event loop's, never on the bus's. At the lowest priority (nice
     /// 19), so on a machine with few cores the bus's own threads win the CPU over a dashboard
-    /// scrubbing.
-    let historyWorker = WorkerThread(name: "http-history", idleExit: .seconds(10), niceness: 19)
+    /// scrubbing. When no question came for 10 s, the thread ends and lets go of the segments
+    /// the history kept decoded for nearby questions, giving their memory back to the system.
+    let historyWorker: WorkerThread
 
     private init(settings: HTTPSettings, limits: HTTPLimits, backend: DoorBackend, log: LogSink, listener: Int32, port: Int,
                  signals: (outbox: LoopSignal, stop: LoopSignal)) {
@@ -28,6 +29,12 @@ final class HTTPServer: SocketServer {
         self.backend = backend
         self.log = log
         self.port = port
+        let history = backend.history
+        historyWorker = WorkerThread(name: "http-history", idleExit: .seconds(10), niceness: 19) {
+            guard let history else { return }
+            history.letGoOfKeptSegments()
+            FreedMemory.release()
+        }
         var listening = settings
         listening.port = port
         var statistics = HTTPStatistics(listen: listening.authority)

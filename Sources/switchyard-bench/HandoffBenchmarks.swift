@@ -21,40 +21,31 @@ func handoffBenchmarks() -> [BenchmarkCase] {
 
 /// Mean µs of `rounds` round trips between two worker threads.
 private func workerRoundTrip(rounds: Int) async -> Double {
-    let first = WorkerThread(name: "bench-ping")
     let second = WorkerThread(name: "bench-pong")
-    let clock = ContinuousClock()
-    let elapsed = await clock.measure {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let left = RoundsLeft(rounds)
-            @Sendable func ping() {
-                second.submit {
-                    first.submit {
-                        if left.countDown() { ping() } else { done.resume() }
-                    }
-                }
-            }
-            first.submit { ping() }
-        }
-    }
-    return elapsed.secondsValue * 1e6 / Double(rounds)
+    return await meanRoundTrip(rounds: rounds) { work in second.submit(work) }
 }
 
 /// Mean µs of `rounds` round trips from a worker thread to a pool task and back.
 private func poolRoundTrip(rounds: Int) async -> Double {
-    let worker = WorkerThread(name: "bench-ping")
+    await meanRoundTrip(rounds: rounds) { work in Task.detached { work() } }
+}
+
+/// Mean µs of `rounds` round trips from a worker thread through `away` (which runs the work
+/// it is handed somewhere else) and back to the worker.
+private func meanRoundTrip(rounds: Int, away: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) async -> Double {
+    let home = WorkerThread(name: "bench-ping")
     let clock = ContinuousClock()
     let elapsed = await clock.measure {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let left = RoundsLeft(rounds)
             @Sendable func ping() {
-                Task.detached {
-                    worker.submit {
+                away {
+                    home.submit {
                         if left.countDown() { ping() } else { done.resume() }
                     }
                 }
             }
-            worker.submit { ping() }
+            home.submit { ping() }
         }
     }
     return elapsed.secondsValue * 1e6 / Double(rounds)

@@ -102,19 +102,17 @@ struct TrackExportTests {
     @Test(.enabled(if: GPSDProcess.testsEnabled, "\(GPSDProcess.missingMessage)"),
           .enabled(if: ExternalTool.xmllint.testsEnabled, "\(ExternalTool.xmllint.missingMessage)"))
     func gpsdSession() async throws {
-        let gpsd = try GPSDProcess.gpsfake(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/nl2008u.log",
-                                           cycle: 0.05, once: true, held: true)
+        let gpsd = try await GPSDProcess.gpsfakeWithDevice(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/nl2008u.log",
+                                                           cycle: 0.05, once: true)
         defer { gpsd.stop() }
-        #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         let bus = try await RunningBus.start(bus: #"{"name": "receiver"}"#, plugins: """
             [{"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": \(gpsd.port)},
              {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}, "distanceFilter": 0}]
             """)
         // The capture plays once, in about 7 s: held until the bus watches, or a bus that
         // starts slowly on a loaded machine connects after the last fix. Watching shows as
-        // `connected`, or as `no-device` when gpsfake had not yet added its device to gpsd: a
-        // device added later is announced only once data flows, so waiting for `connected`
-        // alone never ended (seen once under load; the cause found in GPSDBusLiveTests).
+        // `connected`, or as `no-device` while gpsd has not opened the device it lists (it is
+        // announced once data flows), so both count.
         var lastState = ""
         let watching = try await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
             lastState = try await bus.client(["state", "gps", "--json"]).stdout
@@ -123,8 +121,6 @@ struct TrackExportTests {
         // The plugin's state and the bus's log say which step failed (connecting, stale before
         // the first look, a lost connection).
         #expect(watching, "the gpsd plugin never watched; last state: \(lastState)\nbus: \(bus.process.stderr.suffix(3000))\ngpsd: \(gpsd.log.prefix(2000))")
-        // Released only once gpsd has the device open: what gpsfake writes before is lost.
-        #expect(await gpsd.waitUntilDeviceActive(), "gpsd never opened gpsfake's device:\n\(gpsd.log)")
         gpsd.release()
         let recorded = try await eventually(timeout: .seconds(60), interval: .milliseconds(200)) {
             try await bus.client(["journal", "show", "location/changed"]).stdout.split(separator: "\n").count >= 5

@@ -94,17 +94,30 @@ public final class GPSDProcess: Sendable {
     }
 
 
-    /// Waits until gpsd lists a device it has opened (`?DEVICES;` answers with an `activated`
-    /// time), so a held capture released now is read: gpsd listens about a second before
-    /// gpsfake adds its device, and sentences written before gpsd opened the pseudo-terminal
-    /// may never reach it. `false` if no device is open within a generous real-time bound.
-    public func waitUntilDeviceActive() async -> Bool {
-        let port = port
-        return await eventually(interval: .milliseconds(50)) { Self.listsActiveDevice(port: port) }
+    /// Starts a held gpsfake (see ``gpsfake(capture:cycle:once:held:port:)``) and returns it once
+    /// gpsd accepts connections and lists gpsfake's device, so a client that watches next sees
+    /// the device and a capture released then is read. gpsd listens about a second before
+    /// gpsfake adds its device, and under load gpsfake sometimes never added it (a watch then
+    /// saw no device for good and the released sentences went nowhere); such a start is
+    /// stopped and made again, up to `attempts` times.
+    /// - Throws: ``StartError`` with gpsfake's output when no start got a device listed.
+    public static func gpsfakeWithDevice(capture: String, cycle: Double, once: Bool, attempts: Int = 3) async throws -> GPSDProcess {
+        var logs: [String] = []
+        for _ in 0..<max(1, attempts) {
+            let gpsd = try gpsfake(capture: capture, cycle: cycle, once: once, held: true)
+            let port = gpsd.port
+            if await gpsd.waitUntilListening(),
+               await eventually(timeout: .seconds(20), interval: .milliseconds(50), { Self.listsDevice(port: port) }) {
+                return gpsd
+            }
+            logs.append(gpsd.log)
+            gpsd.stop()
+        }
+        throw StartError(description: "gpsd never listed gpsfake's device in \(attempts) starts; gpsfake said:\n" + logs.joined(separator: "\n---\n"))
     }
 
-    /// Asks gpsd on `port` for its devices on a connection of its own.
-    private static func listsActiveDevice(port: Int) -> Bool {
+    /// Asks gpsd on `port` for its devices on a connection of its own: whether it lists one.
+    private static func listsDevice(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -122,7 +135,7 @@ public final class GPSDProcess: Sendable {
             received += chunk[..<count]
             let text = String(decoding: received, as: UTF8.self)
             if let start = text.range(of: #""class":"DEVICES""#), text[start.upperBound...].contains("\n") {
-                return text[start.upperBound...].contains(#""activated""#)
+                return text[start.upperBound...].contains(#""path":"#)
             }
         }
         return false

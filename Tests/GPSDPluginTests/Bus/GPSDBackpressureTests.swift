@@ -17,9 +17,8 @@ struct GPSDBackpressureTests {
     /// A consumer that sleeps on every action, behind a 4-line buffer, still gets every TPV of the capture in order, and reading paused.
     @Test(arguments: ["magellan-ec10.log", "ait250.log"])
     func slowConsumerLosesNothing(capture: String) async throws {
-        let gpsd = try GPSDProcess.gpsfake(capture: Fixtures.path(capture), cycle: 0.005, once: true, held: true)
+        let gpsd = try await GPSDProcess.gpsfakeWithDevice(capture: Fixtures.path(capture), cycle: 0.005, once: true)
         defer { gpsd.stop() }
-        #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         var configuration = GPSDConfiguration()
         configuration.endpoint = .tcp(host: "127.0.0.1", port: gpsd.port)
         configuration.bufferedLines = 4
@@ -38,12 +37,9 @@ struct GPSDBackpressureTests {
                 info: { _ in }, warning: { recorder.record("log-warning", .string($0)) }, flow: flow))
         let task = Task { await session.run() }
         defer { task.cancel() }
-        // Watching: `connected`, or `no-device` when gpsfake adds its device after the watch
-        // (then announced only once data flows, so the capture must be released on either).
+        // Watching (gpsd had listed the device before the session connected).
         #expect(await recorder.wait { $0.contains { $0.event == "status" && ($0.payload["status"] == "connected" || $0.payload["status"] == "no-device") } },
                 "\(gpsd.log)")
-        // Released only once gpsd has the device open: what gpsfake writes before is lost.
-        #expect(await gpsd.waitUntilDeviceActive(), "gpsd never opened gpsfake's device:\n\(gpsd.log)")
         gpsd.release()
         // The capture ends with gpsd reporting its device gone.
         #expect(await recorder.wait { $0.contains { $0.event == "device" && $0.payload["active"] == false } },

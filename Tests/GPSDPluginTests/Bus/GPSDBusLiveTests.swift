@@ -64,17 +64,14 @@ struct GPSDBusLiveTests {
     ])
     func capturePlayedOnce(capture: String, minMode: Int, available: Bool) async throws {
         // gpsd reports only what arrives after the watch, so the capture is held until the
-        // plugin watches, however slowly a loaded machine gets there. Watching shows as
-        // `connected`, or as `no-device` when gpsfake had not yet added its device to gpsd:
-        // a device added later is announced only once data flows, so waiting for
-        // `connected` then never ended (seen under load).
-        let gpsd = try GPSDProcess.gpsfake(capture: Fixtures.path(capture), cycle: 0.01, once: true, held: true)
+        // plugin watches, however slowly a loaded machine gets there; it starts once gpsd lists
+        // gpsfake's device (a start where gpsfake never added it is made again). Watching shows
+        // as `connected`, or as `no-device` while gpsd has not opened the device yet (it is
+        // announced once data flows), so both count.
+        let gpsd = try await GPSDProcess.gpsfakeWithDevice(capture: Fixtures.path(capture), cycle: 0.01, once: true)
         defer { gpsd.stop() }
-        #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         let bus = try await Self.startBus(Self.config(port: gpsd.port, minMode: minMode))
         await bus.waitUntil("watching; gpsfake said:\n\(gpsd.log)") { Self.gpsStatuses($0).contains { $0 == "connected" || $0 == "no-device" } }
-        // Released only once gpsd has the device open: what gpsfake writes before is lost.
-        #expect(await gpsd.waitUntilDeviceActive(), "gpsd never opened gpsfake's device:\n\(gpsd.log)")
         gpsd.release()
         await bus.waitUntil("\(capture) finished; gpsfake said:\n\(gpsd.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))",
                             Self.captureFinished)

@@ -76,7 +76,53 @@ package enum JournalLine {
 
     /// Reads one line (without its newline) back into an action; every field the writer
     /// writes must be there. The time is read to the millisecond, as the bus stamps it.
+    ///
+    /// A line in the writer's shape is read field by field (``decodeWritersShape(_:)``),
+    /// building only the payload's tree; any other line — hand-written, from an older writer, or
+    /// wrong — is parsed whole (``decodeWhole(_:)``), which gives the same action or says what
+    /// is wrong. Restores, replays and the history read every line through here.
     static func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<BusAction, DecodeError> {
+        if let action = decodeWritersShape(line) { return .success(action) }
+        return decodeWhole(line)
+    }
+
+    /// Reads a line as ``appendObject(_:times:to:)`` writes it —
+    /// `{"cause":…,"id":N,"payload":…,"source":"…","time":"…","type":"…"}` — with the checks
+    /// ``decodeWhole(_:)`` makes; `nil` at the first byte that differs or check that fails
+    /// (the whole parse then reads the line and says why). The object around the payload is
+    /// never built: parsing it into a dictionary of six members was about half of a line's cost.
+    static func decodeWritersShape(_ line: UnsafeBufferPointer<UInt8>) -> BusAction? {
+        // The payload nests one level below the line's object, which the whole parse counts.
+        var reader = JSONReader(line, maximumDepth: JSONLimits.journalDepth - 1)
+        guard reader.take(#"{"cause":"#) else { return nil }
+        var cause: UInt64?
+        if !reader.take("null") {
+            guard let value = integer(&reader) else { return nil }
+            cause = value
+        }
+        guard reader.take(#","id":"#), let id = integer(&reader), id > 0,
+              reader.take(#","payload":"#), let payload = reader.value(),
+              reader.take(#","source":"#), let source = reader.string(),
+              reader.take(#","time":"#), let timeText = reader.string(), let time = Timestamp.parseISO8601(timeText),
+              reader.take(#","type":"#), let type = reader.string(), ActionType.isValid(type),
+              reader.take("}"), reader.atEnd
+        else { return nil }
+        return BusAction(type: type, payload: payload, id: id, time: BusClock.nearestMillisecond(time), source: source, cause: cause)
+    }
+
+    /// A JSON integer as the whole parse and ``BusAction/init(json:defaultSource:)`` accept it
+    /// for an id: digits without a leading zero, at most `Int64.max`; `nil` otherwise.
+    private static func integer(_ reader: inout JSONReader) -> UInt64? {
+        let start = reader.index
+        guard let value = reader.unsignedInteger(), value <= UInt64(Int64.max) else { return nil }
+        // `007` is not JSON: the whole parse refuses it, so must this.
+        guard reader.bytes[start] != UInt8(ascii: "0") || reader.index == start + 1 else { return nil }
+        return value
+    }
+
+    /// Reads one line by parsing it whole, in any member order and spacing; every field the
+    /// writer writes must be there.
+    static func decodeWhole(_ line: UnsafeBufferPointer<UInt8>) -> Result<BusAction, DecodeError> {
         let value: JSON
         do {
             value = try JSON(parsing: line, maximumDepth: JSONLimits.journalDepth)

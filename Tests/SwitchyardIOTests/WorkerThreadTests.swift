@@ -116,10 +116,14 @@ struct WorkerThreadTests {
     /// work (looking for it every millisecond) and says so for its owner to log, counted.
     @Test func workerWithoutEventfdPollsAndSaysSo() async {
         await #expect(processExitsWith: .success) {
+            // A little above the highest descriptor open: the child may inherit some from the
+            // tests running beside it in the parent, and a limit below them (it was a fixed 64)
+            // left nothing to free, so no eventfd could be made afterwards either.
+            let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
             var limit = rlimit()
             getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            limit.rlim_cur = 64
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            limit.rlim_cur = rlim_t(max(64, (inherited.max() ?? 0) + 16))
+            precondition(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
             var opened: [Int32] = []
             while case let descriptor = open("/dev/null", O_RDONLY), descriptor >= 0 { opened.append(descriptor) }
             let polling = WorkerThread(name: "test-poll")

@@ -11,11 +11,9 @@ import Glibc
 package struct JSONReader {
     private var parser: JSONParser
 
-    /// A reader at the first byte of `bytes`, which must outlive it; the values it takes nest at
-    /// most `maximumDepth` levels (default ``JSONLimits/maximumDepth``), counted from where it
-    /// starts.
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONLimits.maximumDepth) {
-        parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+    /// A reader at the first byte of `bytes`, which must outlive it.
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        parser = JSONParser(bytes: bytes, maximumDepth: JSONLimits.maximumDepth)
     }
 
     /// The bytes read.

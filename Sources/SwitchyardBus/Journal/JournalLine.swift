@@ -92,32 +92,76 @@ package enum JournalLine {
     /// (the whole parse then reads the line and says why). The object around the payload is
     /// never built: parsing it into a dictionary of six members was about half of a line's cost.
     static func decodeWritersShape(_ line: UnsafeBufferPointer<UInt8>) -> BusAction? {
-        // The payload nests one level below the line's object, which the whole parse counts.
-        var reader = JSONReader(line, maximumDepth: JSONLimits.journalDepth - 1)
-        guard reader.take(#"{"cause":"#) else { return nil }
+        guard let shape = WritersShape(line), shape.idIsCanonical else { return nil }
         var cause: UInt64?
-        if !reader.take("null") {
-            guard let value = integer(&reader) else { return nil }
+        if !shape.causeIsNull {
+            // As ``BusAction/init(json:defaultSource:)`` reads it: a non-negative `Int64`.
+            guard let value = canonicalInteger(line[shape.cause]) else { return nil }
             cause = value
         }
-        guard reader.take(#","id":"#), let id = integer(&reader), id > 0,
-              reader.take(#","payload":"#), let payload = reader.value(),
-              reader.take(#","source":"#), let source = reader.string(),
-              reader.take(#","time":"#), let timeText = reader.string(), let time = Timestamp.parseISO8601(timeText),
-              reader.take(#","type":"#), let type = reader.string(), ActionType.isValid(type),
-              reader.take("}"), reader.atEnd
+        // The payload nests one level below the line's object, which the whole parse counts.
+        guard let payload = try? JSON(parsing: UnsafeBufferPointer(rebasing: line[shape.payload]), maximumDepth: JSONLimits.journalDepth - 1),
+              let time = Timestamp.parseISO8601(String(decoding: line[shape.time], as: UTF8.self)),
+              ActionType.isValid(shape.type)
         else { return nil }
-        return BusAction(type: type, payload: payload, id: id, time: BusClock.nearestMillisecond(time), source: source, cause: cause)
+        return BusAction(type: shape.type, payload: payload, id: shape.id, time: BusClock.nearestMillisecond(time),
+                         source: shape.source, cause: cause)
     }
 
-    /// A JSON integer as the whole parse and ``BusAction/init(json:defaultSource:)`` accept it
-    /// for an id: digits without a leading zero, at most `Int64.max`; `nil` otherwise.
-    private static func integer(_ reader: inout JSONReader) -> UInt64? {
-        let start = reader.index
-        guard let value = reader.unsignedInteger(), value <= UInt64(Int64.max) else { return nil }
-        // `007` is not JSON: the whole parse refuses it, so must this.
-        guard reader.bytes[start] != UInt8(ascii: "0") || reader.index == start + 1 else { return nil }
-        return value
+    /// The members of a line as ``appendObject(_:times:to:)`` writes them, found in one pass
+    /// without building the payload: what ``decodeWritersShape(_:)`` and the journal's
+    /// forwarding reader (``JournaledAction``) check and build from. `nil` at the first byte
+    /// that differs from that shape.
+    struct WritersShape {
+        /// The cause's text: `null` or digits (unchecked).
+        let cause: Range<Int>
+        /// Whether the cause is `null`.
+        let causeIsNull: Bool
+        let id: UInt64
+        /// Whether the id is written as JSON writes an integer (no leading zero) and fits an `Int64`.
+        let idIsCanonical: Bool
+        /// The payload's text, unchecked.
+        let payload: Range<Int>
+        let source: String
+        /// The time's text, inside its quotes.
+        let time: Range<Int>
+        let type: String
+
+        init?(_ line: UnsafeBufferPointer<UInt8>) {
+            var reader = JSONReader(line)
+            guard reader.take(#"{"cause":"#), let cause = reader.skipValue(), reader.take(#","id":"#) else { return nil }
+            let idStart = reader.index
+            guard let id = reader.unsignedInteger(), id > 0 else { return nil }
+            let idDigits = line[idStart..<reader.index]
+            guard reader.take(#","payload":"#), let payload = reader.skipValue(),
+                  reader.take(#","source":"#), let source = reader.string(),
+                  reader.take(#","time":"#), reader.next == UInt8(ascii: "\""), let time = reader.skipValue(), time.count >= 2,
+                  reader.take(#","type":"#), let type = reader.string(),
+                  reader.take("}"), reader.atEnd
+            else { return nil }
+            self.cause = cause
+            causeIsNull = line[cause].elementsEqual("null".utf8)
+            self.id = id
+            idIsCanonical = Self.isCanonical(idDigits) && id <= UInt64(Int64.max)
+            self.payload = payload
+            self.source = source
+            self.time = (time.lowerBound + 1)..<(time.upperBound - 1)
+            self.type = type
+        }
+
+        /// Digits without a leading zero (`0` itself aside): `007` is not JSON.
+        static func isCanonical(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            digits.count == 1 || digits.first != UInt8(ascii: "0")
+        }
+    }
+
+    /// `digits` as a JSON integer the whole parse and ``BusAction/init(json:defaultSource:)``
+    /// accept for an id or cause: only digits, no leading zero, at most `Int64.max`.
+    private static func canonicalInteger(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 19, WritersShape.isCanonical(digits),
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let value = digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) }
+        return value <= UInt64(Int64.max) ? value : nil
     }
 
     /// Reads one line by parsing it whole, in any member order and spacing; every field the

@@ -58,16 +58,9 @@ extension JournaledAction: JournalFollowerItem {
 
     /// Reads the writer's shape; `nil` at the first byte that differs.
     private static func readWritersShape(_ line: UnsafeBufferPointer<UInt8>) -> JournaledAction? {
-        var reader = JSONReader(line)
-        guard reader.take(#"{"cause":"#), reader.skipValue() != nil,
-              reader.take(#","id":"#), let id = reader.unsignedInteger(), id > 0,
-              reader.take(#","payload":"#), let payload = reader.skipValue(),
-              reader.take(#","source":"#), let source = reader.string(),
-              reader.take(#","time":"#), reader.next == UInt8(ascii: "\""), let time = reader.skipValue(), time.count >= 2,
-              reader.take(#","type":"#), let type = reader.string(),
-              reader.take("}"), reader.atEnd
-        else { return nil }
-        return JournaledAction(id: id, type: type, source: source, payload: Array(UnsafeBufferPointer(rebasing: line[payload])),
-                               time: Array(UnsafeBufferPointer(rebasing: line[(time.lowerBound + 1)..<(time.upperBound - 1)])))
+        guard let shape = JournalLine.WritersShape(line) else { return nil }
+        return JournaledAction(id: shape.id, type: shape.type, source: shape.source,
+                               payload: Array(UnsafeBufferPointer(rebasing: line[shape.payload])),
+                               time: Array(UnsafeBufferPointer(rebasing: line[shape.time])))
     }
 }

@@ -33,6 +33,9 @@ private final class ScrubbingSession: Sendable {
     /// The bus's resident memory before any scrubbing (its journal written) and after the last
     /// scrubbed run.
     private let resident = Mutex<(quiet: Double?, scrubbed: Double?)>((nil, nil))
+    /// CPU seconds per action of each of the bus's threads (by name), summed over the runs
+    /// with and without scrubbing, and the runs counted: where the cost lands.
+    private let threads = Mutex((scrubbed: [String: Double](), quiet: [String: Double](), scrubbedRuns: 0, quietRuns: 0))
 
     private func bus() async -> (bus: BenchBus, port: Int) {
         if let started = started.withLock({ $0 }) { return started }
@@ -63,9 +66,10 @@ private final class ScrubbingSession: Sendable {
                     self.drag(port: port, until: done)
                 }.start()
             }
-            let readerBefore = CPUPerAction.threadTime(of: bus.processID, named: "http-history")
+            let threadsBefore = CPUPerAction.threadTimes(of: bus.processID)
             let run = bus.pacedDispatch(rate: Self.rate, seconds: Self.seconds)
-            let reader = CPUPerAction.threadTime(of: bus.processID, named: "http-history") - readerBefore
+            let threadsAfter = CPUPerAction.threadTimes(of: bus.processID)
+            let reader = (threadsAfter["http-history"] ?? 0) - (threadsBefore["http-history"] ?? 0)
             done.store(true, ordering: .relaxed)
             if scrubbing { finished.wait() }
             guard let run else {
@@ -73,6 +77,13 @@ private final class ScrubbingSession: Sendable {
                 return .infinity
             }
             if scrubbing { self.readerShare.withLock { $0 = ($0.reader + reader, $0.bus + run.cpuSeconds) } }
+            self.threads.withLock { threads in
+                for (name, after) in threadsAfter {
+                    let perAction = (after - (threadsBefore[name] ?? 0)) / Double(run.actions)
+                    if scrubbing { threads.scrubbed[name, default: 0] += perAction } else { threads.quiet[name, default: 0] += perAction }
+                }
+                if scrubbing { threads.scrubbedRuns += 1 } else { threads.quietRuns += 1 }
+            }
             let figures = Percentiles(run.latencies)
             self.latencies.withLock { scrubbing ? $0.scrubbed.append(figures) : $0.quiet.append(figures) }
             if scrubbing {
@@ -127,6 +138,21 @@ private final class ScrubbingSession: Sendable {
             + "\(answered.count) past states, answered in p50 \(String(format: "%.1f", answerTimes.p50)) ms, p99 \(String(format: "%.1f", answerTimes.p99)) ms"
             + "; bus RSS \(memory.quiet.map { String(format: "%.0f", $0) } ?? "?") MB before scrubbing, "
             + "\(memory.scrubbed.map { String(format: "%.0f", $0) } ?? "?") MB after"
+            + "; " + threadCosts()
             + (failed > 0 ? "; \(failed) runs FAILED" : "")
+    }
+
+    /// The threads whose CPU per action grew most while scrubbing: `name +Δ (quiet → scrubbed)`
+    /// in µs per action, the mean of the runs.
+    private func threadCosts() -> String {
+        let threads = threads.withLock { $0 }
+        guard threads.scrubbedRuns > 0, threads.quietRuns > 0 else { return "no thread figures" }
+        let names = Set(threads.scrubbed.keys).union(threads.quiet.keys)
+        let costs = names.map { name in
+            (name, (threads.quiet[name] ?? 0) / Double(threads.quietRuns) * 1e6, (threads.scrubbed[name] ?? 0) / Double(threads.scrubbedRuns) * 1e6)
+        }.sorted { $0.2 - $0.1 > $1.2 - $1.1 }
+        return "µs cpu/action by thread, quiet → scrubbing: " + costs.prefix(6).map { name, quiet, scrubbed in
+            "\(name) \(String(format: "%.2f", quiet)) → \(String(format: "%.2f", scrubbed))"
+        }.joined(separator: ", ")
     }
 }

@@ -8,12 +8,12 @@ import Testing
 /// segment, kept decoded (``HistoryRecentSegment``): the same moments a fresh reader finds,
 /// forward, backward, across kept states and across segments and snapshots, for less work.
 struct StateHistoryNearbyTests {
-    /// A counter bus's journal of `count` added numbers, a snapshot (and a new segment) every 7
-    /// actions; the model of its configuration.
-    private func journal(_ directory: JournalTestDirectory, count: Int) async throws -> BusStateModel {
+    /// A counter bus's journal of `count` added numbers, a snapshot (and a new segment) every
+    /// `snapshotEvery` actions; the model of its configuration.
+    private func journal(_ directory: JournalTestDirectory, count: Int, snapshotEvery: Int = 7) async throws -> BusStateModel {
         let registry = journalRegistry()
         let configuration = try journaledConfiguration(directory.path + "/data", plugins: #"[{"name": "w", "kind": "counter"}]"#,
-                                                       journal: #"{"fsync": "interval", "snapshotEvery": 7}"#, registry: registry)
+                                                       journal: #"{"fsync": "interval", "snapshotEvery": \#(snapshotEvery)}"#, registry: registry)
         let bus = try Bus(configuration: configuration, registry: registry, services: BusServices(), log: LogSink(minimumLevel: .error))
         try await whileRunning(bus) {
             for n in 1...count {
@@ -24,13 +24,16 @@ struct StateHistoryNearbyTests {
     }
 
     /// A drag back and forth over the whole journal, steps of up to 9 actions: every answer
-    /// of the reader that keeps its last segment (and states every 3 actions) equals a fresh
-    /// reader's, which reduces from the nearest snapshot or the start.
-    @Test func nearbyAnswersEqualFreshOnes() async throws {
+    /// of the reader that keeps its last segments (with states every 2 actions inside them,
+    /// thinned past 3, and checkpoints every 3 actions) equals a fresh reader's, which reduces
+    /// from the nearest snapshot or the start.
+    @Test(arguments: [7, 40])
+    func nearbyAnswersEqualFreshOnes(snapshotEvery: Int) async throws {
         let directory = try JournalTestDirectory()
-        let model = try await journal(directory, count: 60)
+        let model = try await journal(directory, count: 60, snapshotEvery: snapshotEvery)
         let data = directory.path + "/data"
-        let dragged = StateHistory(dataDirectory: data, model: model, checkpoints: HistoryCheckpoints(interval: 3, capacity: 8))
+        let dragged = StateHistory(dataDirectory: data, model: model, checkpoints: HistoryCheckpoints(interval: 3, capacity: 8),
+                                   recent: HistoryRecentSegment(markSpacing: 2, markLimit: 3))
         let end = try dragged.latestID()
         var generator = SeededGenerator(seed: 37)
         var point = end / 2
@@ -44,7 +47,7 @@ struct StateHistoryNearbyTests {
             #expect(near.state == fresh.state, "state after action \(point)")
         }
         let segments = Set(asked.map { id in directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.last { segmentStart($0) <= id } })
-        #expect(segments.count > 3, "the drag crossed segments and snapshots")
+        #expect(segments.count > (snapshotEvery < 10 ? 3 : 1), "the drag crossed segments and snapshots")
     }
 
     /// Within a segment, a step forward reduces only the actions stepped over, the same point
@@ -86,6 +89,36 @@ struct StateHistoryNearbyTests {
         #expect(try history.moment(at: .id(2)).action.id == 2)
         #expect(reducedSince() == 2)
         #expect(history.recent.segments.map(\.firstSequence) == [starts[0], next])
+    }
+
+    /// Inside a long segment a question back starts from the nearest state kept on the way
+    /// (every 4 actions, then every 8 once more than 4 would be kept), so it reduces fewer
+    /// actions than that spacing, never the whole way from the segment's start.
+    @Test func aStepBackStartsFromTheNearestKeptState() async throws {
+        let directory = try JournalTestDirectory()
+        let model = try await journal(directory, count: 100, snapshotEvery: 40)
+        let data = directory.path + "/data"
+        let history = StateHistory(dataDirectory: data, model: model, checkpoints: HistoryCheckpoints(interval: 1000),
+                                   recent: HistoryRecentSegment(markSpacing: 4, markLimit: 4))
+        let starts = directory.files(in: "data/journal").filter { $0.hasPrefix("segment-") }.map(segmentStart).sorted()
+        let first = try #require(starts.dropFirst().first)
+        let next = try #require(starts.first { $0 > first })
+        #expect(next - first >= 32, "a segment of 32 actions or more: \(starts)")
+        let base = first - 1
+
+        _ = try history.moment(at: .id(base + 31))
+        var reduced = history.recent.reduced
+        func reducedSince() -> Int {
+            defer { reduced = history.recent.reduced }
+            return history.recent.reduced - reduced
+        }
+        // Kept on the walk to 31: after base, 8, 16 and 24 (4 and 12 thinned away at 16).
+        for (point, expected) in [(26, 2), (23, 7), (9, 1), (8, 8), (3, 3), (30, 6)] {
+            let moment = try history.moment(at: .id(base + UInt64(point)))
+            #expect(moment.action.id == base + UInt64(point))
+            #expect(moment.state == (try StateHistory(dataDirectory: data, model: model).moment(at: .id(base + UInt64(point))).state))
+            #expect(reducedSince() == expected, "to \(point) from the nearest state kept before it")
+        }
     }
 
     /// Kept segments are let go when asked (the HTTP door's reader idle), and a kept segment

@@ -44,7 +44,10 @@ public struct PluginActivity: Sendable, Hashable {
 
     /// Counts `action` for its source, and the lifecycle it reports.
     public mutating func fold(_ action: BusAction) {
-        if sources[action.source] != nil || sources.count < Self.sourceLimit {
+        // One lookup for a source already counted: a drag through the past folds every action.
+        if let index = sources.index(forKey: action.source) {
+            sources.values[index].record(action)
+        } else if sources.count < Self.sourceLimit {
             sources[action.source, default: Entry()].record(action)
         } else {
             untracked += 1

@@ -7,7 +7,8 @@ import FoundationEssentials
 /// A reader of its own: it reads the data directory's files (safe while a bus appends, like
 /// `journal show`) and never touches the running bus's store. Memory stays bounded: one
 /// segment's bytes (at most 64 MiB, one snapshot interval by default) and one state at a time,
-/// plus the last answer's segment, decoded, for the next nearby question (at most 16 MiB of file).
+/// plus the last two answers' segments, decoded, with up to 32 states met in each, for the next
+/// nearby question (at most 16 MiB of file each: ``HistoryRecentSegment``).
 /// Every read goes through the journal's checks (``JournalWalk``), so damage is reported, never
 /// answered in part.
 public struct StateHistory: Sendable {
@@ -28,8 +29,8 @@ public struct StateHistory: Sendable {
     let model: BusStateModel
     /// States met on the way, shared by every copy of this history (``HistoryCheckpoints``).
     let checkpoints: HistoryCheckpoints
-    /// The segment of the last answer, decoded, shared by every copy (``HistoryRecentSegment``).
-    let recent = HistoryRecentSegment()
+    /// The segments of the last answers, decoded, shared by every copy (``HistoryRecentSegment``).
+    let recent: HistoryRecentSegment
 
     /// The history of the journal in `dataDirectory`, reduced with `model` (the reducer and
     /// initial state of the bus that wrote it). It keeps the state after every 10,000th action
@@ -38,8 +39,9 @@ public struct StateHistory: Sendable {
         self.init(dataDirectory: dataDirectory, model: model, checkpoints: HistoryCheckpoints())
     }
 
-    init(dataDirectory: String, model: BusStateModel, checkpoints: HistoryCheckpoints) {
+    init(dataDirectory: String, model: BusStateModel, checkpoints: HistoryCheckpoints, recent: HistoryRecentSegment = HistoryRecentSegment()) {
         self.dataDirectory = dataDirectory
+        self.recent = recent
         layout = JournalLayout(dataDirectory: dataDirectory)
         self.model = model
         self.checkpoints = checkpoints
@@ -60,20 +62,23 @@ public struct StateHistory: Sendable {
         // The state before the target's segment (or the start inside it), for a later question
         // back inside the segment.
         let baseSequence = max(start.sequence, max(holding.firstSequence, 1) - 1)
-        var base: (sequence: UInt64, reduction: Reduction)?
+        var marks = recent.marks()
+        var previous = start.sequence
         var segmentActions: [BusAction] = []
         var reached: BusAction?
         let reduced = try files.reduce(from: start, through: target, seeing: { action in
             if action.id >= holding.firstSequence { segmentActions.append(action) }
         }) { action, reduction in
-            if base == nil, action.id > baseSequence { base = (baseSequence, reduction) }
+            // The state handed here is the one right after the previous action, folded whole.
+            if previous >= baseSequence { marks.pass(previous, reduction) }
+            previous = action.id
             model.reduce(&reduction.state, action)
             recent.count(1)
             if action.id == target { reached = action }
         }
         guard let reached else { throw files.missing(target) }
         let moment = Moment(action: reached, state: reduced.state, plugins: reduced.activity)
-        if let base { recent.keep(.init(segment: holding, actions: segmentActions, base: base, moment: moment)) }
+        if marks.base != nil { recent.keep(.init(segment: holding, actions: segmentActions, marks: marks, moment: moment)) }
         return moment
     }
 
@@ -112,6 +117,13 @@ extension StateHistory {
     struct Reduction: Sendable {
         var state: JSON
         var activity: PluginActivity
+
+        /// What follows reducing `action` into ``state``: its plugin's activity folded, then
+        /// the whole offered to `checkpoints` as the state right after it.
+        mutating func stepped(_ action: BusAction, offeringTo checkpoints: HistoryCheckpoints) {
+            activity.fold(action)
+            checkpoints.offer(action.id, self)
+        }
     }
 
     /// The journal's files as listed once per question, and the reads over them.
@@ -176,8 +188,7 @@ extension StateHistory {
                     seeing(action)
                     guard action.id > base, action.id <= target else { return }
                     step(action, &reduction)
-                    reduction.activity.fold(action)
-                    checkpoints.offer(action.id, reduction)
+                    reduction.stepped(action, offeringTo: checkpoints)
                 }
             } catch {
                 throw .journal(error)

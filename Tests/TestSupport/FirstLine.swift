@@ -9,12 +9,10 @@ import Foundation
 /// machine held every thread until the slowest child had started, and all its tests, even
 /// those with nothing to do with the children, stalled together.
 public func firstLine(of handle: FileHandle) async -> String {
-    await withCheckedContinuation { continuation in
-        Thread {
-            var line: [UInt8] = []
-            while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { line.append(byte) }
-            continuation.resume(returning: String(decoding: line, as: UTF8.self))
-        }.start()
+    await onThreadOfItsOwn {
+        var line: [UInt8] = []
+        while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { line.append(byte) }
+        return String(decoding: line, as: UTF8.self)
     }
 }
 

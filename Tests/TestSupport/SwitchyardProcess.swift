@@ -59,7 +59,11 @@ public final class SwitchyardProcess: Sendable {
         if standardOutput != nil { try? stdout.fileHandleForWriting.close() }
         if errorOutput != nil { try? stderr.fileHandleForWriting.close() }
         // A thread per pipe reads to end of file, so every byte the child wrote is collected
-        // before `exitStatus` returns, however much it wrote just before exiting.
+        // before `exitStatus` returns, however much it wrote just before exiting. It closes
+        // its end then: Foundation keeps a `Process` (and so its pipes) until its reaper has
+        // seen the child end, which can be never (``Foundation/Process/statusIfExited``), and
+        // a test process holding a thousand such descriptors makes Foundation's own
+        // `Process.run()` read past its buffer listing them (swift-corelibs-foundation #5472).
         for (pipe, toErrors) in [(stdout, false), (stderr, true)] {
             let handle = pipe.fileHandleForReading
             let output = self.output
@@ -69,6 +73,7 @@ public final class SwitchyardProcess: Sendable {
                     if data.isEmpty { break }
                     output.append(data, toErrors: toErrors)
                 }
+                try? handle.close()
                 output.finishStream()
             }.start()
         }

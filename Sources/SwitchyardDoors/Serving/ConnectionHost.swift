@@ -137,11 +137,12 @@ extension ConnectionHost {
     }
 
     /// Tells a client the host will not serve why (`reply`, sent without waiting: the socket
-    /// is new, so its buffer takes it), closes it and counts it refused.
+    /// is new, so its buffer takes it), counts it refused and closes it — counted first, so a
+    /// client that sees the end sees the count too (as ``countClosed(_:)``).
     func refuse(_ descriptor: Int32, with reply: [UInt8]) {
         _ = reply.withUnsafeBytes { Sockets.send(descriptor, $0) }
-        Glibc.close(descriptor)
         server.count { $0[keyPath: Self.counts.refused] += 1 }
+        Glibc.close(descriptor)
     }
 
     /// Whether `connection` is still open.

@@ -1,6 +1,5 @@
 import Foundation
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 /// A bus process started from a configuration in a temporary directory, with its data
@@ -146,18 +145,5 @@ func journalActions(_ bus: RunningBus) async throws -> [[String: Any]] {
     guard shown.status == 0 else { throw ControlE2EFailure(description: "journal show failed: \(shown.stderr)") }
     return try shown.stdout.split(separator: "\n").map { line in
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
-    }
-}
-
-/// A value shared between threads and tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
-    }
-
-    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
-        value.withLock { body(&$0) }
     }
 }

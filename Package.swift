@@ -71,9 +71,10 @@ let package = Package(
         .target(name: "SwitchyardTesting", dependencies: ["Switchyard"]),
         .target(name: "SwitchyardBusTesting", dependencies: ["SwitchyardBus", "SwitchyardTesting"]),
         .target(name: "SwitchyardPlugins", dependencies: ["SwitchyardBus"] + pluginDependencies),
-        // Package-internal test helpers (scaled deadlines, waiting for conditions); no product.
+        // Package-internal test helpers (scaled deadlines, waiting for conditions, the control
+        // socket's test client on SwitchyardIO's line client); no product.
         // CExecSpawn gives its process spawner the closefrom file action Glibc's module hides.
-        .target(name: "SwitchyardTestSupport", dependencies: ["CExecSpawn"], path: "Tests/TestSupport"),
+        .target(name: "SwitchyardTestSupport", dependencies: ["CExecSpawn", "SwitchyardIO"], path: "Tests/TestSupport"),
         // Blocks the stop signals in a constructor, before any Swift code of the executable runs
         // (under systemd the launcher has blocked them already, before the loader ran).
         .target(name: "CSwitchyardStartup"),

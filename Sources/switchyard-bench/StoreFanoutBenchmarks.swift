@@ -49,9 +49,9 @@ private func measureStoreActions(count: Int, subscribers: Int) async -> Double {
 private struct BroadcastSink: BatchSink {
     let broadcast: Broadcast<String>
 
-    func commit(_ batch: ReducedBatch<Int, String>) -> BatchCommit? { nil }
+    func commit(_ batch: ReducedBatch<Int, String, Never>) -> BatchCommit<Never>? { nil }
 
-    func deliver(_ batch: ReducedBatch<Int, String>) async {
+    func deliver(_ batch: ReducedBatch<Int, String, Never>) async {
         await broadcast.deliver(contentsOf: batch.actions)
     }
 }
@@ -60,9 +60,8 @@ private func measureStoreBroadcast(count: Int, subscribers: Int) async -> Double
     let broadcast = Broadcast<String>()
     let streams = (0..<subscribers).map { _ in broadcast.subscribe(bufferSize: 8192, overflow: .suspendProducer) }
     let store = Store<Int, String>(initialState: 0, reducer: { state, action in state &+= action.utf8.count },
-                                   middleware: [], options: storeOptions(), firstSequence: 1,
-                                   sink: BroadcastSink(broadcast: broadcast))
-    store.startDrainer()
+                                   middleware: [], options: storeOptions(), firstSequence: 1)
+    store.startDrainer(into: BroadcastSink(broadcast: broadcast))
     return await throughput(count: count) {
         _ = await fanOut(to: streams, upTo: count) { await send(count, to: store) }
     }

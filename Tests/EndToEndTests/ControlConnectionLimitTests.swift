@@ -16,10 +16,10 @@ struct ControlConnectionLimitTests {
         limit.waitUntilExit()
         #expect(limit.terminationStatus == 0)
         let socket = bus.socketPath
-        let clients = try await onThread { try (0..<40).map { _ in try LineClient(path: socket) } }
+        let clients = try await onThread { try (0..<40).map { _ in try ControlTestClient(path: socket) } }
         let cpuBefore = Self.cpuTicks(bus.process.pid)
         let started = ContinuousClock.now
-        let replies = try await onThread { clients.map { $0.readLine(timeout: .seconds(60)) ?? "" } }.map(object)
+        let replies = try await onThread { try clients.map { try $0.readLine(timeout: .seconds(60)) ?? "" } }.map(object)
         let elapsed = ContinuousClock.now - started
         let codes = replies.map { ($0["error"] as? [String: Any])?["code"] as? String ?? "none" }
         #expect(codes.allSatisfy { $0 == "too-many-clients" || $0 == "idle-timeout" }, "\(codes)\nbus:\n\(bus.process.stderr)")
@@ -39,20 +39,20 @@ struct ControlConnectionLimitTests {
         let idleTimeout = Int(30 * TestTimeouts.scale)
         let bus = try await RunningBus.start(bus: #"{"name": "idle", "control": {"idleTimeout": \#(idleTimeout)}}"#)
         let watcher = try await bus.connect()
-        #expect(watcher.write(#"{"op":"watch","actions":"note/*"}"# + "\n"))
-        #expect(object(try await onThread { watcher.readLine() } ?? "")["ok"] as? Bool == true)
+        try watcher.write(#"{"op":"watch","actions":"note/*"}"# + "\n")
+        #expect(object(try await onThread { try watcher.readLine() } ?? "")["ok"] as? Bool == true)
         let socket = bus.socketPath
-        let idle = try await onThread { try (0..<255).map { _ in try LineClient(path: socket) } }
-        let extra = try await onThread { try LineClient(path: socket) }
-        let refused = object(try await onThread { extra.readLine() } ?? "")
+        let idle = try await onThread { try (0..<255).map { _ in try ControlTestClient(path: socket) } }
+        let extra = try await onThread { try ControlTestClient(path: socket) }
+        let refused = object(try await onThread { try extra.readLine() } ?? "")
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "too-many-clients", "\(refused)")
-        let closed = try await onThread { idle.map { $0.readLine(timeout: .seconds(60 + idleTimeout)) ?? "" } }.map(object)
+        let closed = try await onThread { try idle.map { try $0.readLine(timeout: .seconds(60 + idleTimeout)) ?? "" } }.map(object)
         #expect(closed.allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "idle-timeout" })
         let sent = try await bus.client(["send", "note/after", #"{"n": 1}"#])
         #expect(sent.status == 0, "\(sent.stderr)")
-        let seen = try await onThread { watcher.readLine() } ?? ""
+        let seen = try await onThread { try watcher.readLine() } ?? ""
         #expect(seen.contains(#""type":"note/after""#), "\(seen)")
-        let stats = object(try await onThread { try LineClient(path: socket).request(#"{"op":"stats"}"#) })
+        let stats = object(try await onThread { try ControlTestClient(path: socket).request(#"{"op":"stats"}"#) })
         let control = (stats["stats"] as? [String: Any])?["control"] as? [String: Any]
         #expect(control?["idleClosed"] as? Int ?? 0 >= 255, "\(stats)")
         #expect(await bus.stop() == 0)

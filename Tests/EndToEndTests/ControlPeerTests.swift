@@ -21,15 +21,15 @@ struct ControlPeerTests {
         while !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("ready:"), ContinuousClock.now < deadline, !bus.hasExited {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let client = try await onThread { try LineClient(path: socket) }
+        let client = try await onThread { try ControlTestClient(path: socket) }
         if allowed {
             let reply = object(try await onThread { try client.request(#"{"op":"state"}"#) })
             #expect(reply["ok"] as? Bool == true, "\(reply)")
         } else {
             // Refused at once: the error line, then the end of the stream.
-            let reply = object(try await onThread { client.readLine() } ?? "")
+            let reply = object(try await onThread { try client.readLine() } ?? "")
             #expect((reply["error"] as? [String: Any])?["code"] as? String == "permission-denied", "\(reply)")
-            #expect(try await onThread { client.readLine(timeout: .seconds(10)) } == nil)
+            #expect(try await onThread { try client.readLine(timeout: .seconds(10)) } == nil)
         }
     }
 

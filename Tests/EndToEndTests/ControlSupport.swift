@@ -1,7 +1,5 @@
 import Foundation
-import class SwitchyardIO.LineSocketClient
 import SwitchyardTestSupport
-import Synchronization
 import Testing
 
 /// A bus process started from a configuration in a temporary directory, with its data
@@ -52,9 +50,9 @@ struct RunningBus {
         return (status, client.stdout, client.stderr)
     }
 
-    func connect() async throws -> LineClient {
+    func connect() async throws -> ControlTestClient {
         let path = socketPath
-        return try await onThread { try LineClient(path: path) }
+        return try await onThread { try ControlTestClient(path: path) }
     }
 
     /// Waits until the bus counts `count` watching connections; `false` after 30 seconds (scaled).
@@ -91,49 +89,6 @@ struct RunningBus {
 
 struct ControlE2EFailure: Error, CustomStringConvertible {
     var description: String
-}
-
-/// A blocking line client of the control socket, on the one line client the command line
-/// uses too (the protocol itself is checked from outside: requests are written and replies
-/// read as bytes). Use it from threads (see ``onThread(_:)``).
-final class LineClient: Sendable {
-    private let connection: LineSocketClient
-    var descriptor: Int32 { connection.descriptor }
-
-    init(path: String) throws {
-        do {
-            connection = try LineSocketClient(path: path)
-        } catch {
-            throw ControlE2EFailure(description: error.description)
-        }
-    }
-
-    /// Writes all of `bytes`; `false` when the bus closed the connection.
-    @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
-        (try? connection.write(bytes)) != nil
-    }
-
-    @discardableResult
-    func write(_ text: String) -> Bool {
-        write(Array(text.utf8))
-    }
-
-    /// The next line; `nil` at the end of the stream or after `timeout` (scaled).
-    func readLine(timeout: Duration = .seconds(30)) -> String? {
-        readLineBytes(timeout: timeout).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// The next line's bytes; `nil` at the end of the stream or after `timeout` (scaled).
-    func readLineBytes(timeout: Duration = .seconds(30)) -> ArraySlice<UInt8>? {
-        (try? connection.readLine(timeout: TestDeadline(after: timeout).budget)) ?? nil
-    }
-
-    /// Sends one request line and returns the reply line.
-    func request(_ line: String) throws -> String {
-        guard write(line + "\n"), let reply = readLine() else { throw ControlE2EFailure(description: "no reply to \(line)") }
-        return reply
-    }
 }
 
 /// Moves a thread (0: the calling one) to `SCHED_IDLE`: it runs only on CPU time nobody else
@@ -190,18 +145,5 @@ func journalActions(_ bus: RunningBus) async throws -> [[String: Any]] {
     guard shown.status == 0 else { throw ControlE2EFailure(description: "journal show failed: \(shown.stderr)") }
     return try shown.stdout.split(separator: "\n").map { line in
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
-    }
-}
-
-/// A value shared between threads and tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
-    }
-
-    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
-        value.withLock { body(&$0) }
     }
 }

@@ -34,8 +34,9 @@ struct FaultTests {
                 try await onThread {
                     for n in 0... {
                         let request = #"{"op":"dispatch","action":{"type":"fetch/loaded","source":"fetch","payload":{"requestId":1,"value":{"c":\#(client),"n":\#(n)}}}}"#
-                        guard connection.write(request + "\n"),
-                              let reply = connection.readLineBytes(),
+                        // The bus is killed meanwhile: a refused write or a missing reply ends this client.
+                        guard (try? connection.write(request + "\n")) != nil,
+                              let reply = try? connection.readLineBytes(),
                               let id = integer(after: "id", in: reply)
                         else { return }
                         acknowledged.withLock { $0[client].append((n, id)) }
@@ -151,7 +152,7 @@ struct FaultTests {
                 var ids = [[Int]](repeating: [], count: clients)
                 var outOfOrder = 0
                 var total = 0
-                while total < clients * perClient, let line = watcher.readLineBytes(timeout: .seconds(60)) {
+                while total < clients * perClient, let line = try watcher.readLineBytes(timeout: .seconds(60)) {
                     guard let (id, c, n) = watchedAction(line), c < clients else { continue }
                     if n != ids[c].count { outOfOrder += 1 }
                     ids[c].append(id)
@@ -176,8 +177,8 @@ struct FaultTests {
                             sent += 1
                         }
                         while progress.withLock({ $0.acknowledged - $0.watched }) > lead { usleep(1000) }
-                        if !batch.isEmpty, !connection.write(batch) { break }
-                        guard let reply = connection.readLineBytes(timeout: .seconds(60)), let id = integer(after: "id", in: reply) else { break }
+                        if !batch.isEmpty { try connection.write(batch) }
+                        guard let reply = try connection.readLineBytes(timeout: .seconds(60)), let id = integer(after: "id", in: reply) else { break }
                         ids.append(id)
                         progress.withLock { $0.acknowledged += 1 }
                     }
@@ -243,16 +244,16 @@ struct FaultTests {
                         let writer = Thread {
                             for index in 0..<1000 {
                                 switch index % 100 {
-                                case 0: connection.write(oversized)
-                                case 1: connection.write(garbage[index / 100])
-                                default: connection.write("{\"op\":\"dispatch\",\"action\":{\"type\":\n")
+                                case 0: try? connection.write(oversized)
+                                case 1: try? connection.write(garbage[index / 100])
+                                default: try? connection.write("{\"op\":\"dispatch\",\"action\":{\"type\":\n")
                                 }
                             }
-                            connection.write(#"{"op":"state"}"# + "\n")
+                            try? connection.write(#"{"op":"state"}"# + "\n")
                         }
                         writer.start()
                         var codes: [String: Int] = [:]
-                        while let line = connection.readLine(timeout: .seconds(30)) {
+                        while let line = try connection.readLine(timeout: .seconds(30)) {
                             let reply = object(line)
                             if reply["ok"] as? Bool == true { return codes }
                             let code = (reply["error"] as? [String: Any])?["code"] as? String ?? "unparsed"
@@ -279,7 +280,7 @@ struct FaultTests {
     @Test func watcherThatNeverReadsIsDropped() async throws {
         let bus = try await RunningBus.start()
         let stuck = try await bus.connect()
-        _ = try await onThread { stuck.write(#"{"op":"watch","actions":"*"}"# + "\n") }
+        _ = try await onThread { try stuck.write(#"{"op":"watch","actions":"*"}"# + "\n") }
         #expect(try await bus.waitForWatchers(1))
         let count = 40_000
         let dispatcher = try await bus.connect()
@@ -293,8 +294,8 @@ struct FaultTests {
                     batch += #"{"op":"dispatch","action":{"type":"flood/n","payload":"\#(padding)"}}"# + "\n"
                     sent += 1
                 }
-                if !batch.isEmpty { dispatcher.write(batch) }
-                guard let reply = dispatcher.readLine(), reply.contains("\"ok\":true") else { break }
+                if !batch.isEmpty { try dispatcher.write(batch) }
+                guard let reply = try dispatcher.readLine(), reply.contains("\"ok\":true") else { break }
                 replies += 1
             }
             return replies

@@ -163,8 +163,8 @@ struct HTTPEndpointTests {
         // socket buffers of a client that reads nothing.
         let dropped = try await eventually(interval: .milliseconds(200)) {
             try await onThread {
-                for _ in 0..<200 { client.write(#"{"op":"dispatch","action":{"type":"load/x","payload":{"p":"\#(payload)"}}}"# + "\n") }
-                for _ in 0..<200 { _ = client.readLine() }
+                for _ in 0..<200 { try client.write(#"{"op":"dispatch","action":{"type":"load/x","payload":{"p":"\#(payload)"}}}"# + "\n") }
+                for _ in 0..<200 { _ = try client.readLine() }
             }
             let stats = try await onThread { try HTTPTestClient.request(port: port, "GET", "/api/stats") }
             let http = (stats.json["stats"] as? [String: Any])?["http"] as? [String: Any]

@@ -25,18 +25,19 @@ struct HTTPFloodMemoryTests {
         let (bus, port) = try await RunningBus.startServingHTTP(http: #""maxConnections": 200"#)
         let control = try await bus.connect()
         let payload = String(repeating: "x", count: 4000)
-        let flood = { @Sendable (rounds: Int) in
+        let flood = { @Sendable (rounds: Int) throws in
             for _ in 0..<rounds {
-                for _ in 0..<200 { _ = control.write(#"{"op":"dispatch","action":{"type":"load/x","payload":{"p":"\#(payload)"}}}"# + "\n") }
-                for _ in 0..<200 { _ = control.readLine() }
+                for _ in 0..<200 { try control.write(#"{"op":"dispatch","action":{"type":"load/x","payload":{"p":"\#(payload)"}}}"# + "\n") }
+                for _ in 0..<200 { _ = try control.readLine() }
             }
         }
         // Warm up what any use of the bus touches once: the journal, a stream, the encoders.
         let warmed = try await onThread { () throws -> Bool in
             let warm = try HTTPTestClient(port: port)
             warm.send("GET /api/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            defer { flood(5) }
-            return warm.read(through: ": switchyard event stream\n\n") != nil
+            let streaming = warm.read(through: ": switchyard event stream\n\n") != nil
+            try flood(5)
+            return streaming
         }
         #expect(warmed)
         try await waitUntil("the warm-up stream is closed", interval: .milliseconds(50)) {
@@ -55,7 +56,7 @@ struct HTTPFloodMemoryTests {
         var peak = baseline
         var dropped = 0
         let allDropped = try await eventually(timeout: .seconds(120), interval: .milliseconds(10)) {
-            try await onThread { flood(5) }
+            try await onThread { try flood(5) }
             peak = max(peak, try ReloadMemoryTests.residentBytes(bus.process.pid))
             let stats = try await onThread { try HTTPTestClient.request(port: port, "GET", "/api/stats") }
             let http = (stats.json["stats"] as? [String: Any])?["http"] as? [String: Any]

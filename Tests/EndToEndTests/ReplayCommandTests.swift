@@ -242,12 +242,12 @@ struct ReplayInputTests {
         let process = try SwitchyardProcess(["replay", "data", "--config", "config.json", "--step", "--data-dir", "stepped"], directory: directory.url)
         #expect(await process.wait(until: { $0.stderr.contains("step: #1 note/n from control") }), "\(process.stderr)")
         let socket = directory.url.appendingPathComponent("stepped/control.sock").path
-        let client = try await onThread { try LineClient(path: socket) }
+        let client = try await onThread { try ControlTestClient(path: socket) }
         let first = object(try await onThread { try client.request(#"{"op":"step"}"#) })
         #expect(first["ok"] as? Bool == true && first["recorded"] as? Int == 1 && first["id"] as? Int == 1 && first["type"] as? String == "note/n", "\(first)")
-        let replies = try await onThread { () -> [String] in
-            client.write("{\"op\":\"step\"}\n{\"op\":\"step\"}\n")
-            return [client.readLine(), client.readLine()].compactMap { $0 }
+        let replies = try await onThread { () throws -> [String] in
+            try client.write("{\"op\":\"step\"}\n{\"op\":\"step\"}\n")
+            return try [client.readLine(), client.readLine()].compactMap { $0 }
         }
         #expect(replies.map { object($0)["recorded"] as? Int } == [2, 3], "\(replies)")
         #expect(await process.exitStatus() == 0, "\(process.stderr)")
@@ -266,7 +266,7 @@ struct ReplayInputTests {
                                             directory: directory.url, input: terminal.terminal)
         #expect(await process.wait(until: { $0.stderr.contains("step: #1 note/n from control") }), "\(process.stderr)")
         let socket = directory.url.appendingPathComponent("stepped/control.sock").path
-        let client = try await onThread { try LineClient(path: socket) }
+        let client = try await onThread { try ControlTestClient(path: socket) }
         func reduced() async throws -> Int? {
             let reply = object(try await onThread { try client.request(#"{"op":"stats"}"#) })
             return (reply["stats"] as? [String: Any])?["actions"] as? Int

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import SwitchyardTestSupport
 import Testing
 @testable import SwitchyardIO
@@ -10,7 +9,7 @@ import Testing
 struct LineSocketClientTests {
     /// A listening socket in a directory of its own; `serve` runs on a thread with the accepted
     /// connection and closes it when it returns.
-    private final class Peer: Sendable {
+    final class Peer: Sendable {
         let directory: TemporaryDirectory
         let path: String
         let listener: Int32
@@ -38,7 +37,7 @@ struct LineSocketClientTests {
         }
     }
 
-    private static func send(_ text: String, to descriptor: Int32) {
+    static func send(_ text: String, to descriptor: Int32) {
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
@@ -132,16 +131,5 @@ struct LineSocketClientTests {
             #expect(error.code == nil)
             #expect(error.description.contains("too long"))
         }
-    }
-}
-
-/// A value shared between the peer's thread and the test.
-private final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-
-    init(_ value: Value) { self.value = Mutex(value) }
-
-    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T {
-        value.withLock { body(&$0) }
     }
 }

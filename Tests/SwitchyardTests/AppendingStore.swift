@@ -6,6 +6,6 @@
 func makeAppendingStore(capacity: Int) -> Store<[Int], Int> {
     Store<[Int], Int>(
         initialState: [], reducer: { $0.append($1) }, middleware: [], options: StoreOptions(inboxCapacity: capacity),
-        firstSequence: 1, sink: nil
+        firstSequence: 1
     )
 }

@@ -10,7 +10,7 @@ struct BatchSinkTests {
     /// Records every call, and keeps each commit for the test to resolve.
     private final class RecordingSink: BatchSink {
         let events = Mutex<[String]>([])
-        let commits = Mutex<[BatchCommit]>([])
+        let commits = Mutex<[BatchCommit<String>]>([])
         /// Run by the commits in turn, the first by the first commit: a send made there is in
         /// the inbox when the store looks for its next batch, before it waits for this one.
         let duringCommits = Mutex<[@Sendable () -> Void]>([])
@@ -24,16 +24,16 @@ struct BatchSinkTests {
             }
         }
 
-        func commit(_ batch: ReducedBatch<Int, Int>) -> BatchCommit? {
+        func commit(_ batch: ReducedBatch<Int, Int, String>) -> BatchCommit<String>? {
             record("commit \(batch.actions) state \(batch.state)")
-            let commit = BatchCommit()
+            let commit = BatchCommit<String>()
             commits.withLock { $0.append(commit) }
             duringCommits.withLock { $0.isEmpty ? nil : $0.removeFirst() }?()
             return commit
         }
 
-        func deliver(_ batch: ReducedBatch<Int, Int>) async {
-            record("deliver \(batch.actions) state \(batch.state) written \(batch.written.map { "\($0)" } ?? "nil")")
+        func deliver(_ batch: ReducedBatch<Int, Int, String>) async {
+            record("deliver \(batch.actions) state \(batch.state) written \(batch.written ?? "nil")")
         }
 
         func record(_ event: String) { events.withLock { $0.append(event) } }
@@ -45,8 +45,8 @@ struct BatchSinkTests {
 
     private func makeStore(_ sink: RecordingSink) -> Store<Int, Int> {
         let store = Store<Int, Int>(initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(),
-                                    firstSequence: 1, sink: sink)
-        store.startDrainer()
+                                    firstSequence: 1)
+        store.startDrainer(into: sink)
         return store
     }
 

@@ -12,15 +12,14 @@ struct BusBatchSinkTests {
         let counters = BusCounters()
         let routed = router.subscribe(ActionSubscription(.all), owner: "reader")
         let store = Store<JSON, BusAction>(initialState: .object([:]), reducer: { _, _ in }, middleware: [],
-                                           options: StoreOptions(), firstSequence: 41,
-                                           sink: BusBatchSink(journal: nil, router: router, counters: counters))
+                                           options: StoreOptions(), firstSequence: 41)
         let recordedTime = Date(timeIntervalSince1970: 1_700_000_000)
         var replayed = BusAction(type: "ping/old", source: "control")
         replayed.time = recordedTime
         replayed.keepsTime = true
         #expect(store.send(contentsOf: [BusAction(type: "ping/a", source: "control"), replayed,
                                         BusAction(type: "ping/b", source: "timer")]) == 3)
-        store.startDrainer()
+        store.startDrainer(into: BusBatchSink(journal: nil, router: router, counters: counters))
         var actions: [BusAction] = []
         for await action in routed {
             actions.append(action)

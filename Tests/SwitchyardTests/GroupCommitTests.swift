@@ -55,7 +55,7 @@ struct GroupCommitTests {
 
     /// A commit resolved before anyone waits is still seen by a later wait, once.
     @Test func resolvedCommitIsSeenByALateWait() async {
-        let commit = BatchCommit()
+        let commit = BatchCommit<Never>()
         commit.resolve(failure: "disk full")
         commit.resolve(failure: nil)
         #expect(await commit.wait() == "disk full")
@@ -63,11 +63,11 @@ struct GroupCommitTests {
 
     /// A durable batch carries what was written for it; a failed one carries nothing.
     @Test func durableCommitCarriesWhatWasWritten() async {
-        let durable = BatchCommit()
+        let durable = BatchCommit<String>()
         durable.resolve(failure: nil, written: "lines")
         #expect(await durable.wait() == nil)
-        #expect(durable.written as? String == "lines")
-        let failed = BatchCommit()
+        #expect(durable.written == "lines")
+        let failed = BatchCommit<String>()
         failed.resolve(failure: "disk full", written: "lines")
         #expect(await failed.wait() == "disk full")
         #expect(failed.written == nil)
@@ -83,7 +83,7 @@ struct GroupCommitTests {
         #expect(await first.wait() == nil)
         #expect(await second.wait() == nil)
         for (commit, ids) in [(first, [UInt64(1), 2]), (second, [3])] {
-            let run = try #require(commit.written as? EncodedRun)
+            let run = try #require(commit.written)
             #expect(run.count == ids.count)
             let objects = (0..<run.count).map { index in
                 var bytes: [UInt8] = []
@@ -124,16 +124,16 @@ struct GroupCommitTests {
 /// The store's reducing loop with a commit hook: a batch is published only once durable.
 struct StoreCommitTests {
     private final class Commits: BatchSink {
-        let pending = Mutex<[BatchCommit]>([])
+        let pending = Mutex<[BatchCommit<Never>]>([])
         let delivered = Mutex<[Int]>([])
 
-        func commit(_ batch: ReducedBatch<Int, Int>) -> BatchCommit? {
-            let commit = BatchCommit()
+        func commit(_ batch: ReducedBatch<Int, Int, Never>) -> BatchCommit<Never>? {
+            let commit = BatchCommit<Never>()
             pending.withLock { $0.append(commit) }
             return commit
         }
 
-        func deliver(_ batch: ReducedBatch<Int, Int>) async { delivered.withLock { $0 += batch.actions } }
+        func deliver(_ batch: ReducedBatch<Int, Int, Never>) async { delivered.withLock { $0 += batch.actions } }
 
         var count: Int { pending.withLock { $0.count } }
         func resolve(_ index: Int, failure: String? = nil) { pending.withLock { $0[index] }.resolve(failure: failure) }
@@ -141,9 +141,9 @@ struct StoreCommitTests {
 
     private func makeStore(_ commits: Commits) -> Store<Int, Int> {
         let store = Store<Int, Int>(
-            initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(), firstSequence: 1, sink: commits
+            initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(), firstSequence: 1
         )
-        store.startDrainer()
+        store.startDrainer(into: commits)
         return store
     }
 

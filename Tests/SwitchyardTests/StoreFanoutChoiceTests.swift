@@ -18,9 +18,9 @@ struct StoreFanoutChoiceTests {
 
         init(broadcast: Broadcast<Int>) { self.broadcast = broadcast }
 
-        func commit(_ batch: ReducedBatch<Int, Int>) -> BatchCommit? { nil }
+        func commit(_ batch: ReducedBatch<Int, Int, Never>) -> BatchCommit<Never>? { nil }
 
-        func deliver(_ batch: ReducedBatch<Int, Int>) async {
+        func deliver(_ batch: ReducedBatch<Int, Int, Never>) async {
             delivering.add(1, ordering: .relaxed)
             await broadcast.deliver(contentsOf: batch.actions)
             delivering.subtract(1, ordering: .relaxed)
@@ -69,8 +69,8 @@ struct StoreFanoutChoiceTests {
         let sink = BroadcastSink(broadcast: broadcast)
         let subscription = broadcast.subscribe(bufferSize: 1, overflow: .suspendProducer)
         let store = Store<Int, Int>(initialState: 0, reducer: { $0 += $1 }, middleware: [], options: StoreOptions(),
-                                    firstSequence: 1, sink: sink)
-        store.startDrainer()
+                                    firstSequence: 1)
+        store.startDrainer(into: sink)
         let reacting = Reacting()
         let reader = react(to: subscription, on: store, reacting: reacting)
         store.send(1)

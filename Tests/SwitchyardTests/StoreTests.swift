@@ -20,6 +20,22 @@ private func makeTallyStore(
     }, middleware: middleware, options: options)
 }
 
+/// Reads the first `count` actions of `actions` in a task of its own, handing each to
+/// `onEach` as it comes (before the next is read).
+private func reading(
+    _ count: Int, of actions: StoreActions<Int>, onEach: @escaping @Sendable (Int) -> Void = { _ in }
+) -> Task<[Int], Never> {
+    Task {
+        var seen: [Int] = []
+        for await action in actions {
+            seen.append(action)
+            onEach(action)
+            if seen.count == count { break }
+        }
+        return seen
+    }
+}
+
 struct StoreTests {
     /// Actions sent one after another are reduced in exactly that order.
     @Test func reducesInArrivalOrder() async {
@@ -74,18 +90,9 @@ struct StoreTests {
     /// reduced inside it.
     @Test func reentrantSendIsQueuedNotNested() async {
         let store = makeTallyStore()
-        let actions = store.actions
-        let reader = Task {
-            var seen: [Int] = []
-            for await action in actions {
-                seen.append(action)
-                if action == 1 {
-                    // Sent while action 1 is being delivered: lands after 2, which was queued first.
-                    store.send(100)
-                }
-                if seen.count == 3 { break }
-            }
-            return seen
+        let reader = reading(3, of: store.actions) { action in
+            // Sent while action 1 is being delivered: lands after 2, which was queued first.
+            if action == 1 { store.send(100) }
         }
         store.send(1)
         store.send(2)
@@ -144,15 +151,7 @@ struct StoreTests {
     /// `actions` yields every reduced action in order.
     @Test func actionsYieldEveryActionInOrder() async {
         let store = makeTallyStore()
-        let actions = store.actions
-        let reader = Task {
-            var seen: [Int] = []
-            for await action in actions {
-                seen.append(action)
-                if seen.count == 2000 { break }
-            }
-            return seen
-        }
+        let reader = reading(2000, of: store.actions)
         for value in 0..<2000 { await store.enqueue(value) }
         #expect(await reader.value == Array(0..<2000))
     }
@@ -184,15 +183,7 @@ struct StoreTests {
             }
         }
         let store = makeTallyStore(middleware: [doubling])
-        let actions = store.actions
-        let reader = Task {
-            var seen: [Int] = []
-            for await action in actions {
-                seen.append(action)
-                if seen.count == 4 { break }
-            }
-            return seen
-        }
+        let reader = reading(4, of: store.actions)
         store.send(1)
         store.send(2)
         let seen = await reader.value

@@ -5,13 +5,15 @@ import Synchronization
 /// store before it delivers the batch.
 ///
 /// `nil` means durable; a string is why not (the journal's error, naming file and errno). A
-/// durable batch carries what was written for it (``written``: the journal's encoded lines),
-/// which the store hands on with the batch, so nothing downstream looks it up by id.
+/// durable batch carries what was written for it (``written``: the bus's journal hands on its
+/// encoded lines), which the store hands on with the batch, so nothing downstream looks it up
+/// by id. `Written` is the committer's type for it (its sink's ``BatchSink/Written``), so the
+/// batch's reader gets it typed, never by a cast that could silently fail.
 @usableFromInline
-package final class BatchCommit: Sendable {
+package final class BatchCommit<Written: Sendable>: Sendable {
     private enum State: Sendable {
         case pending(UnsafeContinuation<String?, Never>?, whenDurable: (@Sendable () -> Void)?)
-        case resolved(String?, written: (any Sendable)?)
+        case resolved(String?, written: Written?)
     }
 
     private let state = Mutex(State.pending(nil, whenDurable: nil))
@@ -22,7 +24,7 @@ package final class BatchCommit: Sendable {
     /// Records the outcome, with what was written for the batch when it is durable; runs the
     /// ``whenDurable(_:)`` work on the resolving thread when the batch is durable, then resumes
     /// the store if it is waiting. Later calls do nothing.
-    package func resolve(failure: String?, written: (any Sendable)? = nil) {
+    package func resolve(failure: String?, written: Written? = nil) {
         let (waiting, durableWork) = state.withLock { state -> (UnsafeContinuation<String?, Never>?, (@Sendable () -> Void)?) in
             guard case .pending(let continuation, let work) = state else { return (nil, nil) }
             state = .resolved(failure, written: failure == nil ? written : nil)
@@ -56,7 +58,7 @@ package final class BatchCommit: Sendable {
     /// What was written for the batch, once it is resolved durable; `nil` before, after a
     /// failure, or when the committer handed nothing on.
     @usableFromInline
-    package var written: (any Sendable)? {
+    package var written: Written? {
         state.withLock { state in
             guard case .resolved(_, let written) = state else { return nil }
             return written

@@ -65,9 +65,8 @@ public struct Middleware<State: Sendable, Action: Sendable>: Sendable {
         line: Int = #line,
         _ body: @escaping @Sendable (State, Action) -> Effects
     ) where Effects.Element == Action, Effects.Failure == Never, Effects: Sendable {
-        self.init(name: name, bufferSize: bufferSize, overflow: overflow, effects: { state, action in
-            .sequence(body(state, action), policy: policy)
-        }, fileID: fileID, line: line)
+        // A sequence that never fails is run as one that might: the same effect.
+        self.init(name: name, bufferSize: bufferSize, overflow: overflow, policy: policy, fileID: fileID, line: line, throwing: body)
     }
 
     /// A middleware whose sequence may throw: actions emitted before the error are kept, the

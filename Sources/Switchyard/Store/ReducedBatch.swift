@@ -1,9 +1,9 @@
 /// One batch the store reduced, on its way out: from the reducer to the ``BatchSink``'s commit,
 /// to the published state and its senders' answers, to the sink's delivery and the store's
 /// `actions` subscribers. Everything the later hops need travels in it, so none of them looks
-/// anything up by id.
+/// anything up by id. `Written` is what its commit hands on once durable (see ``BatchCommit``).
 @usableFromInline
-package struct ReducedBatch<State: Sendable, Action: Sendable>: Sendable {
+package struct ReducedBatch<State: Sendable, Action: Sendable, Written: Sendable>: Sendable {
     /// The inbox entries taken for the batch, with their sequence numbers and completions; an
     /// action a cancelled effect emitted is among them, though it was not reduced.
     @usableFromInline package var entries: [StoreInbox<Action>.Entry]
@@ -13,10 +13,10 @@ package struct ReducedBatch<State: Sendable, Action: Sendable>: Sendable {
     @usableFromInline package var state: State
     /// Whether the batch is durable yet; `nil` when nothing makes it durable (no sink, a sink
     /// without a journal, or no action reduced): then it is published at once.
-    @usableFromInline package var commit: BatchCommit?
+    @usableFromInline package var commit: BatchCommit<Written>?
 
     @inlinable
-    package init(entries: [StoreInbox<Action>.Entry], actions: [Action], state: State, commit: BatchCommit? = nil) {
+    package init(entries: [StoreInbox<Action>.Entry], actions: [Action], state: State, commit: BatchCommit<Written>? = nil) {
         self.entries = entries
         self.actions = actions
         self.state = state
@@ -26,7 +26,7 @@ package struct ReducedBatch<State: Sendable, Action: Sendable>: Sendable {
     /// What the commit's resolver wrote for the batch (the journal's encoded lines), once it is
     /// durable; `nil` before, after a failure, or without a commit.
     @inlinable
-    package var written: (any Sendable)? { commit?.written }
+    package var written: Written? { commit?.written }
 
     // The entries are read in place, by index: a `for … in` copied each one (retaining its
     // action's strings and payload and its completion) only to read it.

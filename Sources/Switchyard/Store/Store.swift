@@ -25,9 +25,6 @@ public final actor Store<State: Sendable, Action: Sendable> {
     @usableFromInline let middleware: [Middleware<State, Action>]
     @usableFromInline let runners: [EffectRunner<Action>]
     @usableFromInline let hasMiddleware: Bool
-    /// Where reduced batches go beyond the store (the bus's journal and router); `nil` for a
-    /// library user's store, which publishes each batch at once.
-    @usableFromInline let sink: (any BatchSink<State, Action>)?
     @usableFromInline let counters = StoreCounters()
 
     /// Creates a store whose reducer changes the state in place.
@@ -46,7 +43,7 @@ public final actor Store<State: Sendable, Action: Sendable> {
         options: StoreOptions = StoreOptions()
     ) {
         self.init(initialState: initialState, reducer: reducer, middleware: middleware, options: options,
-                  firstSequence: 1, sink: nil)
+                  firstSequence: 1)
         startDrainer()
     }
 
@@ -62,23 +59,20 @@ public final actor Store<State: Sendable, Action: Sendable> {
                   middleware: middleware, options: options)
     }
 
-    /// The designated initializer: a store whose batches go to `sink` (see ``BatchSink``: stamped
-    /// before reducing, committed after, delivered to it once durable and published) and whose
-    /// first accepted action gets the sequence number `firstSequence`. The caller starts the
-    /// drainer with ``startDrainer()``.
+    /// The designated initializer: a store whose first accepted action gets the sequence number
+    /// `firstSequence`. The caller starts the drainer with ``startDrainer(into:preferring:)``,
+    /// giving it the store's ``BatchSink``.
     @usableFromInline
     package init(
         initialState: State,
         reducer: @escaping @Sendable (inout State, Action) -> Void,
         middleware: [Middleware<State, Action>],
         options: StoreOptions,
-        firstSequence: UInt64,
-        sink: (any BatchSink<State, Action>)?
+        firstSequence: UInt64
     ) {
         self.state = initialState
         self.reducer = reducer
         self.inbox = StoreInbox(capacity: options.inboxCapacity, firstSequence: firstSequence)
-        self.sink = sink
         self.stateValue = CurrentValue(initialState)
         self.hasMiddleware = !middleware.isEmpty
         self.fanout = ActionFanout(log: options.log)
@@ -93,21 +87,35 @@ public final actor Store<State: Sendable, Action: Sendable> {
         }
     }
 
-    /// Starts the one task that reduces, on `executor` when one is given (the bus passes its
-    /// journal writer's thread, so a batch is reduced and written without waking another
-    /// thread), else on the shared pool. Inlinable, like `drain`, so the reducing loop of a
-    /// client's store is specialized for its state and action types.
+    /// Starts the one task that reduces, handing its batches to `sink` (see ``BatchSink``:
+    /// stamped before reducing, committed after, delivered to it once durable and published),
+    /// on `executor` when one is given (the bus passes its journal writer's thread, so a batch is
+    /// reduced and written without waking another thread), else on the shared pool. The task
+    /// keeps the sink for the store's life. Call it once.
+    ///
+    /// Generic over the sink rather than taking it as an existential: inlinable, like `drain`,
+    /// the reducing loop is specialized for the caller's state, action and sink types together
+    /// (an existential opened in here would leave the whole loop unspecialized).
     @inlinable
-    package nonisolated func startDrainer(preferring executor: (any TaskExecutor)? = nil) {
+    package nonisolated func startDrainer<Sink: BatchSink<State, Action>>(
+        into sink: Sink, preferring executor: (any TaskExecutor)? = nil
+    ) {
         // The drainer holds the store only while it reduces, so a store nobody references is
         // freed; its deinit closes the inbox, which ends the drainer.
         Task(executorPreference: executor) { [weak self, inbox] in
             while await inbox.waitForWork() {
                 guard let store = self else { return }
-                await store.drain()
+                await store.drain(into: sink)
             }
             await self?.finishStreams()
         }
+    }
+
+    /// Starts the reducing task of a store whose batches go nowhere beyond it: each is
+    /// published as soon as it is reduced (see ``startDrainer(into:preferring:)``).
+    @inlinable
+    package nonisolated func startDrainer(preferring executor: (any TaskExecutor)? = nil) {
+        startDrainer(into: NoBatchSink(), preferring: executor)
     }
 
     deinit {

@@ -158,12 +158,12 @@ public final actor Bus {
             reducer: BusStateModel.reducer(slices),
             middleware: [],
             options: StoreOptions(inboxCapacity: configuration.bus.inboxCapacity),
-            firstSequence: firstSequence,
-            sink: BusBatchSink(journal: journal, router: router, counters: counters)
+            firstSequence: firstSequence
         )
         // With a journal the store reduces on the journal writer's thread (see
         // ``Journal/reducingExecutor``): a dispatch then crosses two threads, not three.
-        store.startDrainer(preferring: journal?.reducingExecutor)
+        store.startDrainer(into: BusBatchSink(journal: journal, router: router, counters: counters),
+                           preferring: journal?.reducingExecutor)
         let core = PluginHost(store: store, router: router, log: log, clock: clock, busName: configuration.bus.name,
                            slices: slices, counters: counters,
                            journal: directory.flatMap { directory in

@@ -21,16 +21,16 @@ struct BusBatchSink: BatchSink {
     }
 
     /// Hands the batch to the journal's writer thread; `nil` without a journal.
-    func commit(_ batch: ReducedBatch<JSON, BusAction>) -> BatchCommit? {
+    func commit(_ batch: ReducedBatch<JSON, BusAction, EncodedRun>) -> BatchCommit<EncodedRun>? {
         journal?.commit(batch.actions)
     }
 
     /// Counts the batch, writes a snapshot when one is due, and routes it.
-    func deliver(_ batch: ReducedBatch<JSON, BusAction>) async {
+    func deliver(_ batch: ReducedBatch<JSON, BusAction, EncodedRun>) async {
         counters.count(batch.actions)
         if let last = batch.actions.last { journal?.snapshotIfDue(through: last.id) { batch.state } }
         // The journal's writer wrote each action's object once, for its line; they come with
         // the batch and serve every watcher's line.
-        await router.route(batch.actions, objects: batch.written as? EncodedRun)
+        await router.route(batch.actions, objects: batch.written)
     }
 }

@@ -102,7 +102,7 @@ final class Journal: Sendable {
     /// thread; the result is resolved once the batch is written (and flushed as the policy
     /// says), or with the error when the journal failed — now or before. The first failure is
     /// logged and stops the bus (``onFailure(_:)``) before any batch learns of it.
-    func commit(_ actions: [BusAction]) -> BatchCommit {
+    func commit(_ actions: [BusAction]) -> BatchCommit<EncodedRun> {
         committer.commit(actions)
     }
 

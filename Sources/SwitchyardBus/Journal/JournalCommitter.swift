@@ -15,7 +15,7 @@ import SwitchyardIO
 /// without work and the next batch starts it again. No journal I/O runs on the Swift
 /// concurrency pool.
 final class JournalCommitter: Sendable {
-    private typealias Batch = (actions: [BusAction], commit: BatchCommit)
+    private typealias Batch = (actions: [BusAction], commit: BatchCommit<EncodedRun>)
 
     private struct Pending: Sendable {
         var batches: [Batch] = []
@@ -66,8 +66,8 @@ final class JournalCommitter: Sendable {
     /// result is resolved once it is written (and flushed as the policy says), carrying the
     /// batch's JSON objects as an ``EncodedRun`` (written once, here, on the writer's thread,
     /// for everything that sends the batch as text), or failed.
-    func commit(_ actions: [BusAction]) -> BatchCommit {
-        let commit = BatchCommit()
+    func commit(_ actions: [BusAction]) -> BatchCommit<EncodedRun> {
+        let commit = BatchCommit<EncodedRun>()
         let schedule = pending.withLock { pending in
             pending.batches.append((actions, commit))
             defer { pending.scheduled = true }

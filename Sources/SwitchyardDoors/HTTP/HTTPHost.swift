@@ -78,8 +78,7 @@ final class HTTPHost: ConnectionHost {
     private func refuse(_ descriptor: Int32, _ message: String) {
         var response = HTTPResponse.text("503 Service Unavailable: \(message)", status: 503)
         response.headers["Retry-After"] = "1"
-        refuse(descriptor, with: response.serialized(keepAlive: false))
-        server.count { $0.responses[503, default: 0] += 1 }
+        refuse(descriptor, with: response.serialized(keepAlive: false)) { $0.responses[503, default: 0] += 1 }
     }
 
     /// Collects the connection's events, answers its requests while it may, sends, and closes

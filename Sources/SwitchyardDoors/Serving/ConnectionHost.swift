@@ -137,11 +137,16 @@ extension ConnectionHost {
     }
 
     /// Tells a client the host will not serve why (`reply`, sent without waiting: the socket
-    /// is new, so its buffer takes it), closes it and counts it refused.
-    func refuse(_ descriptor: Int32, with reply: [UInt8]) {
+    /// is new, so its buffer takes it), counts it refused — with what `alsoCount` adds, under
+    /// the same lock — and closes it. Counted first, so a client that sees the end sees the
+    /// counts too (as ``countClosed(_:)``).
+    func refuse(_ descriptor: Int32, with reply: [UInt8], alsoCount: (inout Server.Statistics) -> Void = { _ in }) {
         _ = reply.withUnsafeBytes { Sockets.send(descriptor, $0) }
+        server.count { statistics in
+            statistics[keyPath: Self.counts.refused] += 1
+            alsoCount(&statistics)
+        }
         Glibc.close(descriptor)
-        server.count { $0[keyPath: Self.counts.refused] += 1 }
     }
 
     /// Whether `connection` is still open.

@@ -4,6 +4,8 @@ import Testing
 @testable import Switchyard
 @testable import SwitchyardBus
 @testable import SwitchyardDoors
+import SwitchyardIO
+import SwitchyardTestSupport
 
 /// The control socket of an in-process bus, end to end through real Unix sockets: what only a
 /// socket shows (its mode, the client limit, a stale socket file, many clients at once). The
@@ -13,12 +15,12 @@ struct ControlServerTests {
     @Test func dispatchStateAndStats() async throws {
         let harness = try await ControlTestBus.start()
         let client = try await harness.connect()
-        let replies = try await blocking {
+        let replies = try await onThread {
             [
-                try client.request(#"{"op":"dispatch","action":{"type":"count/add","payload":5}}"#),
-                try client.request(#"{"op":"state","path":"counter.total"}"#),
-                try client.request(#"{"op":"state"}"#),
-                try client.request(#"{"op":"stats"}"#),
+                try client.requestJSON(#"{"op":"dispatch","action":{"type":"count/add","payload":5}}"#),
+                try client.requestJSON(#"{"op":"state","path":"counter.total"}"#),
+                try client.requestJSON(#"{"op":"state"}"#),
+                try client.requestJSON(#"{"op":"stats"}"#),
             ]
         }
         #expect(replies[0]["ok"] == true)
@@ -41,25 +43,25 @@ struct ControlServerTests {
         let harness = try await ControlTestBus.start()
         let watcher = try await harness.connect()
         let sender = try await harness.connect()
-        let first = try await blocking {
-            try [watcher.request(#"{"op":"watch","actions":"count/*","state":"counter.total"}"#), watcher.readJSON()]
+        let first = try await onThread {
+            try [watcher.requestJSON(#"{"op":"watch","actions":"count/*","state":"counter.total"}"#), watcher.readJSON()]
         }
         #expect(first[0] == ["ok": true, "watching": ["actions": "count/*", "state": "counter.total"]])
         #expect(first[1] == ["ok": true, "path": "counter.total", "state": 0])
-        _ = try await blocking {
-            _ = try sender.request(#"{"op":"dispatch","action":{"type":"other/thing"}}"#)
-            _ = try sender.request(#"{"op":"dispatch","action":{"type":"count/add","payload":4}}"#)
+        _ = try await onThread {
+            _ = try sender.requestJSON(#"{"op":"dispatch","action":{"type":"other/thing"}}"#)
+            _ = try sender.requestJSON(#"{"op":"dispatch","action":{"type":"count/add","payload":4}}"#)
         }
-        let lines = try await blocking { try [watcher.readJSON(), watcher.readJSON()] }
+        let lines = try await onThread { try [watcher.readJSON(), watcher.readJSON()] }
         let action = try #require(lines.first { $0["action"] != nil })
         let state = try #require(lines.first { $0["path"] != nil })
         #expect(action["action"]?["type"] == "count/add")
         #expect(action["action"]?["source"] == "control")
         #expect(state["state"] == 4)
-        let refused = try await blocking { try watcher.request(#"{"op":"stats"}"#) }
+        let refused = try await onThread { try watcher.requestJSON(#"{"op":"stats"}"#) }
         #expect(refused["error"]?["code"] == "busy")
         try await harness.stop()
-        let end = try await blocking { try watcher.readLine() }
+        let end = try await onThread { try watcher.readLine() }
         // A stream that ends because the bus stops says so, unlike a dropped one.
         #expect(end == #"{"end":"stopping","ok":true}"#)
     }
@@ -73,7 +75,7 @@ struct ControlServerTests {
             for _ in 0..<clients {
                 let client = try await harness.connect()
                 group.addTask {
-                    try await blocking {
+                    try await onThread {
                         var text = ""
                         for _ in 0..<perClient { text += #"{"op":"dispatch","action":{"type":"count/add","payload":1}}"# + "\n" }
                         try client.write(text)
@@ -100,11 +102,11 @@ struct ControlServerTests {
         #expect(status.st_mode & 0o777 == 0o600)
         let first = try await harness.connect()
         let second = try await harness.connect()
-        _ = try await blocking { (try first.request(#"{"op":"stats"}"#), try second.request(#"{"op":"stats"}"#)) }
+        _ = try await onThread { (try first.requestJSON(#"{"op":"stats"}"#), try second.requestJSON(#"{"op":"stats"}"#)) }
         let third = try await harness.connect()
-        let refusal = try await blocking { try third.readJSON() }
+        let refusal = try await onThread { try third.readJSON() }
         #expect(refusal["error"]?["code"] == "too-many-clients")
-        #expect(try await blocking { try third.readLine() } == nil)
+        #expect(try await onThread { try third.readLine() } == nil)
         #expect(harness.bus.statistics.control?.refused == 1)
         try await harness.stop()
         #expect(!FileManager.default.fileExists(atPath: harness.socketPath))

@@ -31,14 +31,14 @@ struct ReplayCommandTests {
 
     /// Records gps/fix and location/changed from gpsfake playing a capture through gpsd.
     private func record() async throws -> RunningBus {
-        let gpsd = try GPSDProcess.gpsfake(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/bu353s4.log",
-                                           cycle: 0.05, once: true)
+        let gpsd = try await GPSDProcess.gpsfakeWithDevice(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/bu353s4.log",
+                                                           cycle: 0.05, once: true)
         defer { gpsd.stop() }
-        #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         let bus = try await RunningBus.start(bus: #"{"name": "recorder"}"#, plugins: """
             [{"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": \(gpsd.port)},
              {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}, "distanceFilter": 0}]
             """)
+        try await bus.play(gpsd)
         let recorded = try await eventually(interval: .milliseconds(200)) {
             let shown = try await bus.client(["journal", "show", "location/changed"])
             return shown.stdout.split(separator: "\n").count >= 5

@@ -66,14 +66,14 @@ struct StateAtCommandTests {
     /// A recorded gpsd session: the state at a fix and at a location change equals the replay's.
     @Test(.enabled(if: GPSDProcess.testsEnabled, "\(GPSDProcess.missingMessage)"))
     func gpsdCapture() async throws {
-        let gpsd = try GPSDProcess.gpsfake(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/bu353s4.log",
-                                           cycle: 0.05, once: true)
+        let gpsd = try await GPSDProcess.gpsfakeWithDevice(capture: SwitchyardProcess.packageRoot.path + "/Tests/Fixtures/gpsd-logs/bu353s4.log",
+                                                           cycle: 0.05, once: true)
         defer { gpsd.stop() }
-        #expect(await gpsd.waitUntilListening(), "\(gpsd.log)")
         let bus = try await RunningBus.start(bus: #"{"name": "recorder", "journal": {"snapshotEvery": 4}}"#, plugins: """
             [{"name": "gps", "kind": "gpsd", "host": "127.0.0.1", "port": \(gpsd.port)},
              {"name": "location", "kind": "location-emitter", "source": {"plugin": "gps"}, "distanceFilter": 0}]
             """)
+        try await bus.play(gpsd)
         let recorded = try await eventually(interval: .milliseconds(200)) { try await ids(of: "location/changed", in: bus).count >= 5 }
         #expect(recorded, "no fixes recorded; gpsd: \(gpsd.log)")
         #expect(await bus.stop() == 0)

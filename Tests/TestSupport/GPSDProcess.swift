@@ -99,12 +99,13 @@ public final class GPSDProcess: Sendable {
     /// the device and a capture released then is read. gpsd listens about a second before
     /// gpsfake adds its device, and under load gpsfake sometimes never added it (a watch then
     /// saw no device for good and the released sentences went nowhere); such a start is
-    /// stopped and made again, up to `attempts` times.
+    /// stopped and made again, up to `attempts` times, on `port` when one is given (a gpsd
+    /// restarted where a client reconnects) or a free one.
     /// - Throws: ``StartError`` with gpsfake's output when no start got a device listed.
-    public static func gpsfakeWithDevice(capture: String, cycle: Double, once: Bool, attempts: Int = 3) async throws -> GPSDProcess {
+    public static func gpsfakeWithDevice(capture: String, cycle: Double, once: Bool, attempts: Int = 3, port: Int? = nil) async throws -> GPSDProcess {
         var logs: [String] = []
         for _ in 0..<max(1, attempts) {
-            let gpsd = try gpsfake(capture: capture, cycle: cycle, once: once, held: true)
+            let gpsd = try gpsfake(capture: capture, cycle: cycle, once: once, held: true, port: port)
             let port = gpsd.port
             if await gpsd.waitUntilListening(),
                await eventually(timeout: .seconds(20), interval: .milliseconds(50), { Self.listsDevice(port: port) }) {

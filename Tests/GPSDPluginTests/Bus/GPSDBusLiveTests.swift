@@ -119,10 +119,12 @@ struct GPSDBusLiveTests {
     /// gpsd killed mid-stream and restarted on its port: disconnected, then connected, and fixes resume.
     @Test func gpsdKilledAndRestarted() async throws {
         let capture = Fixtures.path("bu353s4.log")
-        let first = try GPSDProcess.gpsfake(capture: capture, cycle: 0.01, once: false)
+        // Held until gpsd lists gpsfake's device (under load gpsfake sometimes never added it,
+        // and the bus saw no-device for good), then played.
+        let first = try await GPSDProcess.gpsfakeWithDevice(capture: capture, cycle: 0.01, once: false)
         defer { first.stop() }
-        #expect(await first.waitUntilListening(), "\(first.log)")
         let bus = try await Self.startBus(Self.config(port: first.port))
+        first.release()
         await bus.waitUntil("3 fixes; gpsfake said:\n\(first.log)") { $0.count(where: { $0.type == "gps/fix" }) >= 3 }
         first.stop()
         await bus.waitUntil("disconnected") { Self.gpsStatuses($0).last == "disconnected" }
@@ -133,8 +135,9 @@ struct GPSDBusLiveTests {
         #expect(Self.availabilities(bus).last == "unavailable")
         let fixesBefore = bus.payloads("gps/fix").count
 
-        let second = try GPSDProcess.gpsfake(capture: capture, cycle: 0.01, once: false, port: first.port)
+        let second = try await GPSDProcess.gpsfakeWithDevice(capture: capture, cycle: 0.01, once: false, port: first.port)
         defer { second.stop() }
+        second.release()
         await bus.waitUntil("fixes resumed; gpsfake said:\n\(second.log)\nthe bus said:\n\(bus.logLines.joined(separator: "\n"))") {
             $0.count(where: { $0.type == "gps/fix" }) >= fixesBefore + 3
         }

@@ -38,17 +38,6 @@ final class CPUPerAction: Sendable {
         cpuTime(statPath: "/proc/\(pid)/stat")
     }
 
-    /// User and system CPU time so far of the threads of process `pid` named `name` (as
-    /// `/proc/<pid>/task/<tid>/comm` shows it), in seconds.
-    static func threadTime(of pid: Int32, named name: String) -> Double {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.reduce(0) { total, task in
-            let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)
-            guard comm?.trimmingCharacters(in: .newlines) == name else { return total }
-            return total + cpuTime(statPath: "/proc/\(pid)/task/\(task)/stat")
-        }
-    }
-
     /// CPU time so far of every thread of process `pid`, summed by thread name, in seconds: the
     /// nanoseconds each ran (`/proc/<pid>/task/<tid>/schedstat`'s first field), finer than the
     /// clock ticks of `stat`, for telling which thread a case's cost lands on. Threads that

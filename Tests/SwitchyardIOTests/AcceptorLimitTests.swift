@@ -21,7 +21,7 @@ struct AcceptorLimitTests {
             // refused for it would look like the acceptor's fault): what it opens lazily is
             // opened first, and no pool thread is held while the scenario runs.
             await openDispatchDescriptorsNow()
-            await onThreadOfItsOwn { AcceptorAtTheLimit.run() }
+            await onThread { AcceptorAtTheLimit.run() }
         }
         if passed == nil {
             Issue.record("the child said: \((try? String(contentsOfFile: report, encoding: .utf8)) ?? "nothing")")

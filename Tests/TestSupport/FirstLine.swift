@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardIO
 
 /// Reads `handle` up to its first newline (or its end) and returns the line without it: on a
 /// thread of its own, for a child that announces itself on stdout (`PORT 40123`).
@@ -9,7 +10,7 @@ import Foundation
 /// machine held every thread until the slowest child had started, and all its tests, even
 /// those with nothing to do with the children, stalled together.
 public func firstLine(of handle: FileHandle) async -> String {
-    await onThreadOfItsOwn {
+    await onThread {
         var line: [UInt8] = []
         while let byte = handle.readData(ofLength: 1).first, byte != UInt8(ascii: "\n") { line.append(byte) }
         return String(decoding: line, as: UTF8.self)

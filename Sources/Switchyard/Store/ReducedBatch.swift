@@ -11,8 +11,9 @@ package struct ReducedBatch<State: Sendable, Action: Sendable, Written: Sendable
     @usableFromInline package var actions: [Action]
     /// The state after the last of them.
     @usableFromInline package var state: State
-    /// Whether the batch is durable yet; `nil` when nothing makes it durable (no sink, a sink
-    /// without a journal, or no action reduced): then it is published at once.
+    /// Whether the batch is durable yet; `nil` when nothing makes it durable (a sink that does
+    /// not commit, such as ``NoBatchSink`` or a bus without a journal, or no action reduced):
+    /// then it is published at once.
     @usableFromInline package var commit: BatchCommit<Written>?
 
     @inlinable

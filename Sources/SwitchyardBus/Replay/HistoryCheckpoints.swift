@@ -43,6 +43,16 @@ final class HistoryCheckpoints: Sendable {
         }
     }
 
+    /// The newest kept state before `target`, if any: what a question near the last one needs,
+    /// without sorting and copying every kept state as ``before(_:)`` does.
+    func newest(before target: UInt64) -> (sequence: UInt64, reduction: StateHistory.Reduction)? {
+        states.withLock { states in
+            var newest: UInt64?
+            for sequence in states.keys where sequence < target && sequence > (newest ?? 0) { newest = sequence }
+            return newest.flatMap { sequence in states[sequence].map { (sequence, $0) } }
+        }
+    }
+
     /// How many states are kept.
     var count: Int { states.withLock { $0.count } }
 }

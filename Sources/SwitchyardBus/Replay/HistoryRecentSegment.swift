@@ -140,7 +140,7 @@ final class HistoryRecentSegment: Sendable {
             remember(kept)
             return kept.moment
         }
-        if let checkpoint = checkpoints.before(target).first, checkpoint.sequence > start.sequence {
+        if let checkpoint = checkpoints.newest(before: target), checkpoint.sequence > start.sequence {
             start = checkpoint
         }
         if kept.moment.action.id < target, kept.moment.action.id > start.sequence, let plugins = kept.moment.plugins {
@@ -149,6 +149,7 @@ final class HistoryRecentSegment: Sendable {
         var reduction = start.reduction
         var index = kept.actions.partitionIndex { $0.id > start.sequence }
         var reached: BusAction?
+        let first = index
         while index < kept.actions.count, kept.actions[index].id <= target {
             let action = kept.actions[index]
             model.reduce(&reduction.state, action)
@@ -156,8 +157,8 @@ final class HistoryRecentSegment: Sendable {
             kept.marks.pass(action.id, reduction)
             reached = action
             index += 1
-            count(1)
         }
+        count(index - first)
         guard let reached, reached.id == target else { return nil }
         kept.moment = StateHistory.Moment(action: reached, state: reduction.state, plugins: reduction.activity)
         remember(kept)

@@ -66,6 +66,8 @@ public struct StateHistory: Sendable {
         var previous = start.sequence
         var segmentActions: [BusAction] = []
         var reached: BusAction?
+        var reducedCount = 0
+        defer { recent.count(reducedCount) }
         let reduced = try files.reduce(from: start, through: target, seeing: { action in
             if action.id >= holding.firstSequence { segmentActions.append(action) }
         }) { action, reduction in
@@ -73,7 +75,7 @@ public struct StateHistory: Sendable {
             if previous >= baseSequence { marks.pass(previous, reduction) }
             previous = action.id
             model.reduce(&reduction.state, action)
-            recent.count(1)
+            reducedCount += 1
             if action.id == target { reached = action }
         }
         guard let reached else { throw files.missing(target) }
